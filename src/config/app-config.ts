@@ -1,0 +1,93 @@
+import * as path from 'node:path';
+
+/** Where links that point at API resources get their `format` query parameter. */
+export type LinkFormatMode = 'always' | 'request';
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** Base of web links (web_url, share_url, translate_url); API links use the request's host. */
+  siteUrl: string;
+  siteTitle: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  adminToken: string | undefined;
+  adminUsername: string;
+  adminEmail: string;
+  demo: boolean;
+  linkFormat: LinkFormatMode;
+  allowLocalRepositories: boolean;
+  jobPollingSeconds: number;
+  logLevel: 'error' | 'warn' | 'log' | 'debug';
+}
+
+export class ConfigError extends Error {}
+
+function parseBoolean(name: string, raw: string | undefined, fallback: boolean, problems: string[]): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  const value = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['0', 'false', 'no', 'off'].includes(value)) return false;
+  problems.push(`${name}: expected true or false, got "${raw}"`);
+  return fallback;
+}
+
+function parseNumber(name: string, raw: string | undefined, fallback: number, problems: string[], min: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max) {
+    problems.push(`${name}: expected a number from ${min} to ${max}, got "${raw}"`);
+    return fallback;
+  }
+  return value;
+}
+
+/**
+ * Reads the environment once. Every bad value is collected so the operator sees them all in one message
+ * instead of fixing them one restart at a time.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const problems: string[] = [];
+  const port = parseNumber('PORT', env.PORT, 8000, problems, 0, 65535);
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL: expected a postgres:// or postgresql:// URL');
+  }
+  const linkFormat = (env.LINK_FORMAT ?? 'always').trim();
+  if (linkFormat !== 'always' && linkFormat !== 'request') {
+    problems.push(`LINK_FORMAT: expected "always" or "request", got "${linkFormat}"`);
+  }
+  const siteUrl = (env.SITE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]+/.test(siteUrl)) problems.push(`SITE_URL: expected an http(s) URL, got "${siteUrl}"`);
+  const adminToken = env.ADMIN_TOKEN?.trim() || undefined;
+  if (adminToken !== undefined && adminToken.length < 16) {
+    problems.push('ADMIN_TOKEN: must be at least 16 characters long');
+  }
+  const logLevel = (env.LOG_LEVEL ?? 'log').trim();
+  if (!['error', 'warn', 'log', 'debug'].includes(logLevel)) {
+    problems.push(`LOG_LEVEL: expected error, warn, log or debug, got "${logLevel}"`);
+  }
+  const config: AppConfig = {
+    port,
+    host: env.HOST?.trim() || '0.0.0.0',
+    siteUrl,
+    siteTitle: env.SITE_TITLE?.trim() || 'Glossa',
+    dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
+    databaseUrl,
+    adminToken,
+    adminUsername: env.ADMIN_USERNAME?.trim() || 'admin',
+    adminEmail: env.ADMIN_EMAIL?.trim() || 'admin@localhost',
+    // The demo only makes sense on the throw-away embedded database unless asked for explicitly.
+    demo: parseBoolean('DEMO', env.DEMO, databaseUrl === undefined, problems),
+    linkFormat: linkFormat as LinkFormatMode,
+    allowLocalRepositories: parseBoolean('ALLOW_LOCAL_REPOSITORIES', env.ALLOW_LOCAL_REPOSITORIES, false, problems),
+    jobPollingSeconds: parseNumber('JOB_POLLING_SECONDS', env.JOB_POLLING_SECONDS, 1, problems, 0.5, 60),
+    logLevel: logLevel as AppConfig['logLevel'],
+  };
+  if (problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+  return config;
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

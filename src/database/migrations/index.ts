@@ -1,0 +1,5 @@
+import { InitialSchema1795332378641 } from './1795332378641-InitialSchema';
+
+// Migrations are listed as classes, not by glob, so the same list works under tsc output and ts-jest
+// (stack-evaluation.md §8.4). Append new ones at the end.
+export const MIGRATIONS: Function[] = [InitialSchema1795332378641];

@@ -1,0 +1,100 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Translation } from '../translations/translation.entity';
+
+/** Weblate's unit states (weblate-api.md §8.2). */
+export enum UnitState {
+  Empty = 0,
+  Fuzzy = 10,
+  Translated = 20,
+  Approved = 30,
+  ReadOnly = 100,
+}
+
+/** One string of one translation. Plural forms are joined with "\x1e\x1e" as Weblate stores them. */
+@Entity('units')
+@Index(['translationId', 'idHash'], { unique: true })
+@Index(['translationId', 'position'])
+export class Unit {
+  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
+  id: string;
+
+  @Column()
+  translationId: number;
+
+  @ManyToOne(() => Translation, { onDelete: 'CASCADE' })
+  @JoinColumn()
+  translation: Translation;
+
+  /** The source-language unit of the same string; null only on source units (they point at themselves). */
+  @Column({ type: 'bigint', nullable: true })
+  @Index()
+  sourceUnitId: string | null;
+
+  @Column({ type: 'bigint' })
+  idHash: string;
+
+  @Column({ type: 'bigint' })
+  contentHash: string;
+
+  @Column({ type: 'text' })
+  context: string;
+
+  @Column({ type: 'text' })
+  source: string;
+
+  @Column({ type: 'text', default: '' })
+  previousSource: string;
+
+  @Column({ type: 'text', default: '' })
+  target: string;
+
+  @Column({ type: 'text', default: '' })
+  location: string;
+
+  @Column({ type: 'text', default: '' })
+  note: string;
+
+  @Column({ type: 'text', default: '' })
+  flags: string;
+
+  @Column({ type: 'text', default: '' })
+  extraFlags: string;
+
+  @Column({ type: 'text', default: '' })
+  explanation: string;
+
+  @Column({ type: 'smallint', default: UnitState.Empty })
+  state: UnitState;
+
+  @Column()
+  position: number;
+
+  @Column({ default: 0 })
+  numWords: number;
+
+  @Column({ default: 0 })
+  numChars: number;
+
+  @Column({ type: 'smallint', default: 100 })
+  priority: number;
+
+  /** Changed in the database and not yet written to the repository. */
+  @Column({ default: false })
+  pending: boolean;
+
+  @Column({ default: false })
+  hasSuggestion: boolean;
+
+  @Column({ default: false })
+  hasComment: boolean;
+
+  @Column({ default: false })
+  hasFailingCheck: boolean;
+
+  /** Structured JSON path and value type of the template leaf, so write-back keeps the file's shape. */
+  @Column({ type: 'jsonb', nullable: true })
+  fileLocation: unknown;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  timestamp: Date;
+}

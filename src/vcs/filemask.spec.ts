@@ -1,0 +1,98 @@
+import {
+  DEFAULT_LANGUAGE_REGEX,
+  FilemaskError,
+  LanguageRegexError,
+  compileLanguageRegex,
+  filemaskPath,
+  matchFilemask,
+} from './filemask';
+
+const files = [
+  'README.md',
+  'sources/app.json',
+  'translations/de/app.json',
+  'translations/cs/app.json',
+  'translations/pt_BR/app.json',
+  'translations/de/other.json',
+  'translations/cs/nested/app.json',
+  'translations/cs.bak/app.json',
+  'translations//app.json',
+  'translations/sr@latin/app.json',
+];
+
+describe('matchFilemask', () => {
+  it('finds one file per language, sorted by path, with the code the * stood for', () => {
+    expect(matchFilemask(files, 'translations/*/app.json', DEFAULT_LANGUAGE_REGEX)).toEqual([
+      { path: 'translations/cs/app.json', languageCode: 'cs' },
+      { path: 'translations/de/app.json', languageCode: 'de' },
+      { path: 'translations/pt_BR/app.json', languageCode: 'pt_BR' },
+      { path: 'translations/sr@latin/app.json', languageCode: 'sr@latin' },
+    ]);
+  });
+
+  it('treats every character except * literally', () => {
+    const candidates = ['po/app.cs.po', 'po/appXdeXpo', 'po/app.(x).po', 'po/app.[de].po'];
+    expect(matchFilemask(candidates, 'po/app.*.po', '').map((m) => m.languageCode)).toEqual(['(x)', '[de]', 'cs']);
+    expect(matchFilemask(['a+b/cs.json', 'aab/de.json'], 'a+b/*.json', '')).toEqual([
+      { path: 'a+b/cs.json', languageCode: 'cs' },
+    ]);
+  });
+
+  it('matches the * within one path segment only', () => {
+    expect(matchFilemask(['locale/cs/LC_MESSAGES/app.po', 'locale/x/y/LC_MESSAGES/app.po'], 'locale/*/LC_MESSAGES/app.po', ''))
+      .toEqual([{ path: 'locale/cs/LC_MESSAGES/app.po', languageCode: 'cs' }]);
+  });
+
+  it('filters codes with the language regex (Python re.match semantics)', () => {
+    const codes = (regex: string) => matchFilemask(files, 'translations/*/app.json', regex).map((m) => m.languageCode);
+    expect(codes('^(cs|de)$')).toEqual(['cs', 'de']);
+    expect(codes('')).toEqual(['cs.bak', 'cs', 'de', 'pt_BR', 'sr@latin']);
+    // re.match anchors at the start only, so `cs` also accepts `cs.bak`.
+    expect(codes('cs')).toEqual(['cs.bak', 'cs']);
+    expect(codes('(?i)^PT_br$')).toEqual(['pt_BR']);
+    expect(codes('^(?P<lang>[a-z]{2})(?:_[A-Z]{2})?\\Z')).toEqual(['cs', 'de', 'pt_BR']);
+  });
+
+  it.each<[string, string]>([
+    ['', 'empty'],
+    ['   ', 'empty'],
+    ['translations/app.json', 'exactly one "*"'],
+    ['translations/*/*.json', 'exactly one "*"'],
+    ['**/app.json', 'exactly one "*"'],
+    ['../*/app.json', '".."'],
+    ['translations/../../*/app.json', '".."'],
+    ['/etc/*/passwd', 'relative'],
+    ['C:/repo/*.json', 'relative'],
+    ['translations\\*\\app.json', 'backslashes'],
+    ['.git/*/config', '.git'],
+    ['sub/.GIT/*', '.git'],
+    ['po/*\n.po', 'control'],
+  ])('rejects the filemask %j (%s)', (mask, reason) => {
+    expect(() => matchFilemask(files, mask, DEFAULT_LANGUAGE_REGEX)).toThrow(FilemaskError);
+    expect(() => matchFilemask(files, mask, DEFAULT_LANGUAGE_REGEX)).toThrow(reason);
+  });
+});
+
+describe('compileLanguageRegex', () => {
+  it('translates Python-only syntax', () => {
+    expect(compileLanguageRegex('^(?P<a>x)(?P=a)$').test('xx')).toBe(true);
+    expect(compileLanguageRegex('\\Acs\\Z').test('cs')).toBe(true);
+    expect(compileLanguageRegex('\\Acs\\Z').test('ccs')).toBe(false);
+    expect(compileLanguageRegex('[a\\_]+$').test('a_')).toBe(true);
+  });
+
+  it('rejects patterns JavaScript cannot compile', () => {
+    expect(() => compileLanguageRegex('([a-z')).toThrow(LanguageRegexError);
+    expect(() => compileLanguageRegex('(?x)^ cs $')).toThrow(LanguageRegexError);
+  });
+});
+
+describe('filemaskPath', () => {
+  it('puts the language code in place of the *', () => {
+    expect(filemaskPath('translations/*/app.json', 'pt_BR')).toBe('translations/pt_BR/app.json');
+  });
+
+  it.each(['', '.', '..', 'cs/../../x', 'a\\b'])('refuses the code %j', (code) => {
+    expect(() => filemaskPath('translations/*/app.json', code)).toThrow(FilemaskError);
+  });
+});

@@ -1,0 +1,108 @@
+// A component's `filemask` (e.g. `translations/*/app.json`) names one file per language: the `*` is the
+// language code, every other character is literal, and `*` never crosses a `/` (Weblate escapes the mask and
+// turns the `*` into `([^/]*)`). The mask is user input that later becomes a path to write, so traversal is
+// refused here rather than trusted to the filesystem layer.
+
+/** A filemask that is not a single-`*` relative pattern. The message is safe to show to API users. */
+export class FilemaskError extends Error {
+  override readonly name = 'FilemaskError';
+}
+
+/** A `language_regex` that cannot be compiled. */
+export class LanguageRegexError extends Error {
+  override readonly name = 'LanguageRegexError';
+}
+
+export interface FilemaskMatch {
+  path: string;
+  languageCode: string;
+}
+
+/** Weblate's default `language_regex`: any code without a dot (skips `*.bak`-style leftovers). */
+export const DEFAULT_LANGUAGE_REGEX = '^[^.]+$';
+
+/** Throws {@link FilemaskError} unless `filemask` is relative, stays inside the repository and has one `*`. */
+export function assertFilemaskAllowed(filemask: string): void {
+  if (typeof filemask !== 'string' || filemask.trim() === '') throw new FilemaskError('File mask must not be empty.');
+  if (/[\u0000-\u001f\u007f\\]/.test(filemask)) {
+    throw new FilemaskError('File mask must not contain control characters or backslashes.');
+  }
+  if (filemask.startsWith('/') || /^[A-Za-z]:/.test(filemask)) {
+    throw new FilemaskError('File mask must be a path relative to the repository.');
+  }
+  const segments = filemask.split('/');
+  if (segments.includes('..')) throw new FilemaskError('File mask must not contain "..".');
+  if (segments.some((segment) => segment.toLowerCase() === '.git')) {
+    throw new FilemaskError('File mask must not point into .git.');
+  }
+  const stars = filemask.split('*').length - 1;
+  if (stars !== 1) {
+    throw new FilemaskError('File mask must contain exactly one "*" as the language placeholder.');
+  }
+}
+
+/** The file path of `languageCode` under `filemask` (where a new translation file goes). */
+export function filemaskPath(filemask: string, languageCode: string): string {
+  assertFilemaskAllowed(filemask);
+  if (languageCode === '' || languageCode === '.' || languageCode === '..' || /[/\\\u0000-\u001f]/.test(languageCode)) {
+    throw new FilemaskError(`"${languageCode}" cannot be used as a language code in a file name.`);
+  }
+  return filemask.replace('*', languageCode);
+}
+
+/**
+ * Compiles a Python-style `language_regex` into a JS RegExp with Python's `re.match` semantics (anchored at
+ * the start only). Handles the Python-only spellings `(?P<name>`, `(?P=name)`, `\A`, `\Z` and leading inline
+ * flags; an empty pattern accepts every code.
+ */
+export function compileLanguageRegex(pattern: string): RegExp {
+  let source = pattern;
+  let flags = '';
+  const inline = /^\(\?([aiLmsux]+)\)/.exec(source);
+  if (inline) {
+    if (inline[1].includes('x')) throw new LanguageRegexError('Verbose (?x) language filters are not supported.');
+    flags = [...new Set(inline[1].replace(/[aLux]/g, ''))].join('');
+    source = source.slice(inline[0].length);
+  }
+  source = source.replace(/\\.|\(\?P<|\(\?P=(\w+)\)/gs, (token, backref: string | undefined) => {
+    if (backref !== undefined) return `\\k<${backref}>`;
+    if (token === '(?P<') return '(?<';
+    if (token === '\\A') return '^';
+    if (token === '\\Z') return '$';
+    return token;
+  });
+  // Unicode mode first (closest to Python 3 str patterns); some Python escapes like `\_` are only legal without it.
+  for (const mode of ['u', '']) {
+    try {
+      return new RegExp(`^(?:${source})`, flags + mode);
+    } catch {
+      // Try the next mode.
+    }
+  }
+  throw new LanguageRegexError(`Invalid language filter: ${pattern}`);
+}
+
+/** Files matching `filemask`, with the language code the `*` stood for, filtered by `languageRegex`, by path. */
+export function matchFilemask(
+  files: string[],
+  filemask: string,
+  languageRegex: string = DEFAULT_LANGUAGE_REGEX,
+): FilemaskMatch[] {
+  assertFilemaskAllowed(filemask);
+  const [before, after] = filemask.split('*');
+  const maskRe = new RegExp(`^${escapeRegExp(before)}([^/]*)${escapeRegExp(after)}$`, 's');
+  const languageRe = compileLanguageRegex(languageRegex);
+  const matches: FilemaskMatch[] = [];
+  for (const file of files) {
+    const languageCode = maskRe.exec(file)?.[1];
+    // An empty code (`translations//app.json`) names no language, and `.`/`..` are directories, not codes.
+    if (!languageCode || languageCode === '.' || languageCode === '..') continue;
+    if (!languageRe.test(languageCode)) continue;
+    matches.push({ path: file, languageCode });
+  }
+  return matches.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}

@@ -1,0 +1,147 @@
+import { execFile } from 'node:child_process';
+import { redactRepositoryUrlsInText } from './repository-url-policy';
+
+// Every git invocation in Glossa goes through runGit: execFile with an argument array (never a shell), a
+// scrubbed environment, a timeout, and configuration that turns off everything a repository or a remote
+// could use to run code on this server.
+
+export const DEFAULT_GIT_TIMEOUT_MS = 5 * 60_000;
+const DEFAULT_MAX_BUFFER = 64 * 1024 * 1024;
+
+export interface GitRunOptions {
+  /** Working directory; git finds the repository from here. */
+  cwd?: string;
+  /** Permit the `file` transport (local clones and fetches); mirrors the URL policy's allowLocal. */
+  allowLocal?: boolean;
+  timeoutMs?: number;
+  maxBuffer?: number;
+  /** Extra variables (committer identity, dates). They win over the defaults, so keep them to data. */
+  env?: Record<string, string>;
+}
+
+export interface GitResult {
+  stdout: string;
+  stderr: string;
+}
+
+/** A git command that failed; `stderr` and the message have URL credentials removed. */
+export class GitCommandError extends Error {
+  override readonly name = 'GitCommandError';
+
+  constructor(
+    /** The git subcommand (for example `fetch`), never the full argument list, which may hold user data. */
+    readonly command: string,
+    /** Process exit code, or null when git was killed or could not start. */
+    readonly exitCode: number | null,
+    readonly stderr: string,
+    readonly stdout: string,
+    readonly timedOut: boolean,
+  ) {
+    const detail = stderr.trim() || stdout.trim();
+    const status = timedOut ? 'timed out' : exitCode === null ? 'could not run' : `exited with code ${exitCode}`;
+    super(`git ${command} ${status}${detail ? `: ${detail}` : ''}`);
+  }
+}
+
+// Variables passed through from the server's environment. Anything else (GIT_DIR, GIT_WORK_TREE,
+// GIT_INDEX_FILE, GIT_CONFIG_PARAMETERS, …) could silently point git at another repository or add config.
+const INHERITED_ENV = [
+  'PATH', 'HOME', 'TMPDIR', 'XDG_CONFIG_HOME', 'GIT_CONFIG_GLOBAL',
+  'SSH_AUTH_SOCK', 'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_SSL_CAINFO', 'GIT_SSL_CAPATH', 'SSL_CERT_FILE',
+  'SSL_CERT_DIR', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'no_proxy',
+  'all_proxy',
+];
+
+// `-c` settings placed before the subcommand; they override repository and global configuration.
+const HARDENING_CONFIG = [
+  // The ext:: transport runs arbitrary commands; GIT_ALLOW_PROTOCOL already excludes it, this is belt and braces.
+  'protocol.ext.allow=never',
+  // Hooks live in the clone's .git/hooks (or a configured path); no hook of ours should ever run.
+  'core.hooksPath=/dev/null',
+  // fsmonitor and the like are commands taken from config; never run them.
+  'core.fsmonitor=false',
+  // Submodule URLs come from the remote's .gitmodules, outside the URL policy.
+  'submodule.recurse=false',
+  // No pager, no editor: nothing may wait on a terminal.
+  'core.pager=cat',
+  'core.editor=true',
+];
+
+/** The environment every git process gets. Exported for tests. */
+export function gitEnvironment(allowLocal: boolean, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of INHERITED_ENV) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  Object.assign(env, {
+    // Never prompt: a prompt on a server hangs the request until the timeout.
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_ASKPASS: '/bin/true',
+    SSH_ASKPASS: '/bin/true',
+    // Stable English output, which status text and error matching rely on.
+    LC_ALL: 'C',
+    LANGUAGE: 'C',
+    // The system gitconfig is outside our control; the global one stays for operator credentials.
+    GIT_CONFIG_NOSYSTEM: '1',
+    // Only these transports, whatever config says (also covers submodules and redirects).
+    GIT_ALLOW_PROTOCOL: allowLocal ? 'https:http:ssh:git:file' : 'https:http:ssh:git',
+    GIT_PROTOCOL_FROM_USER: '0',
+    // File names from the API are paths, never pathspec magic such as `:(glob)` or `:!`.
+    GIT_LITERAL_PATHSPECS: '1',
+    GIT_NO_REPLACE_OBJECTS: '1',
+  });
+  if (env.GIT_SSH === undefined && env.GIT_SSH_COMMAND === undefined) {
+    // BatchMode makes ssh fail instead of asking for a password or host-key confirmation.
+    env.GIT_SSH_COMMAND = 'ssh -o BatchMode=yes';
+  }
+  return { ...env, ...extra };
+}
+
+function subcommandOf(args: readonly string[]): string {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '-c' || args[i] === '-C') i++;
+    else if (!args[i].startsWith('-')) return args[i];
+  }
+  return 'git';
+}
+
+/** Runs `git <args>` and resolves with its output, or rejects with {@link GitCommandError}. */
+export function runGit(args: readonly string[], options: GitRunOptions = {}): Promise<GitResult> {
+  const fullArgs = HARDENING_CONFIG.flatMap((setting) => ['-c', setting]).concat(args);
+  const command = subcommandOf(args);
+  return new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      fullArgs,
+      {
+        cwd: options.cwd,
+        env: gitEnvironment(options.allowLocal ?? false, options.env),
+        timeout: options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
+        killSignal: 'SIGKILL',
+        maxBuffer: options.maxBuffer ?? DEFAULT_MAX_BUFFER,
+        encoding: 'utf8',
+        windowsHide: true,
+      },
+      (error, stdout, stderr) => {
+        if (!error) {
+          resolve({ stdout, stderr });
+          return;
+        }
+        const exitCode = typeof error.code === 'number' ? error.code : null;
+        const timedOut = error.killed === true && exitCode === null;
+        // A spawn failure (git missing, cwd gone) has no stderr; keep node's reason instead.
+        const errText = stderr || (exitCode === null && !timedOut ? error.message : '');
+        reject(
+          new GitCommandError(
+            command,
+            exitCode,
+            redactRepositoryUrlsInText(errText),
+            redactRepositoryUrlsInText(stdout ?? ''),
+            timedOut,
+          ),
+        );
+      },
+    );
+  });
+}

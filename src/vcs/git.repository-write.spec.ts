@@ -1,0 +1,119 @@
+import { writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { GitRepository } from './git.repository';
+import { GitIdentityError } from './git-identity';
+import { RepositoryUrlError } from './repository-url-policy';
+import { UnsafePathError } from './safe-path';
+import { GitSandbox, createGitSandbox } from './testing/git-sandbox';
+
+const committer = { name: 'Glossa Bot', email: 'bot@glossa.invalid' };
+const translator = { name: 'Jana Nováková', email: 'jana@example.org' };
+
+describe('GitRepository (committing and pushing)', () => {
+  let sandbox: GitSandbox;
+  let repo: GitRepository;
+
+  beforeEach(async () => {
+    sandbox = await createGitSandbox({ 'translations/cs/app.json': '{"hello": "Ahoj"}\n', 'sources/app.json': '{}\n' });
+    repo = await GitRepository.clone(sandbox.upstream, 'main', sandbox.clonePath, { allowLocal: true, committer });
+  });
+  afterEach(() => sandbox.cleanup());
+
+  const write = (name: string, content: string) => writeFile(path.join(sandbox.clonePath, name), content);
+
+  it('commits the named files as the translator, with the configured committer, and pushes', async () => {
+    await write('translations/cs/app.json', '{"hello": "Nazdar"}\n');
+    const date = new Date('2024-03-04T05:06:07Z');
+    const revision = await repo.commit('Translated using Glossa (Czech)\n\nCurrently translated at 100.0%', translator,
+      ['translations/cs/app.json'], { date });
+    expect(revision).toMatch(/^[0-9a-f]{40}$/);
+    expect(await repo.headRevision()).toBe(revision);
+
+    const info = await repo.lastCommit();
+    expect(info).toMatchObject({
+      author: 'Jana Nováková <jana@example.org>',
+      commit_name: 'Glossa Bot',
+      commit_email: 'bot@glossa.invalid',
+      summary: 'Translated using Glossa (Czech)',
+      message: 'Translated using Glossa (Czech)\n\nCurrently translated at 100.0%',
+    });
+    expect(Date.parse(info.authordate)).toBe(date.getTime());
+
+    expect(await repo.needsPush()).toBe(true);
+    expect(await repo.aheadBehind()).toEqual({ ahead: 1, behind: 0 });
+    await repo.push();
+    expect(await repo.needsPush()).toBe(false);
+    expect((await sandbox.git(sandbox.upstream, ['rev-parse', 'main'])).trim()).toBe(revision);
+  });
+
+  it('returns null when the files did not change', async () => {
+    expect(await repo.commit('Nothing', translator, ['translations/cs/app.json'])).toBeNull();
+    expect(await repo.commit('Nothing', translator, [])).toBeNull();
+  });
+
+  it('commits new files and message text that looks like options verbatim', async () => {
+    await write('new-file.json', '{}\n');
+    await repo.commit('--amend', translator, ['new-file.json']);
+    expect((await repo.lastCommit()).message).toBe('--amend');
+    expect(await repo.listFiles()).toContain('new-file.json');
+  });
+
+  it('refuses identities that would forge commit headers and paths outside the working copy', async () => {
+    await write('translations/cs/app.json', '{"hello": "Nazdar"}\n');
+    await expect(repo.commit('x', { name: 'Eve <eve@evil>', email: 'a@b' }, ['translations/cs/app.json']))
+      .rejects.toBeInstanceOf(GitIdentityError);
+    await expect(repo.commit('x', { name: 'Eve', email: 'a@b>\ncommitter X' }, ['translations/cs/app.json']))
+      .rejects.toBeInstanceOf(GitIdentityError);
+    await expect(repo.commit('x', translator, ['../outside'])).rejects.toBeInstanceOf(UnsafePathError);
+    await expect(repo.commit('x', translator, ['.git/config'])).rejects.toBeInstanceOf(UnsafePathError);
+  });
+
+  it('aborts a conflicting merge and reports it', async () => {
+    await write('translations/cs/app.json', '{"hello": "Nazdar"}\n');
+    const local = await repo.commit('Local change', translator, ['translations/cs/app.json']);
+    await sandbox.commitUpstream({ 'translations/cs/app.json': '{"hello": "Čau"}\n' }, 'Upstream change');
+    await repo.fetch();
+    expect(await repo.aheadBehind()).toEqual({ ahead: 1, behind: 1 });
+
+    const result = await repo.mergeUpstream();
+    expect(result.merged).toBe(false);
+    expect(result.conflict).toContain('CONFLICT (content): Merge conflict in translations/cs/app.json');
+    expect(await repo.headRevision()).toBe(local);
+    expect(await repo.needsCommit()).toBe(false);
+    expect((await repo.readFile('translations/cs/app.json')).toString()).toBe('{"hello": "Nazdar"}\n');
+  });
+
+  it('creates a merge commit by the committer when both sides changed different files', async () => {
+    await write('translations/cs/app.json', '{"hello": "Nazdar"}\n');
+    await repo.commit('Local change', translator, ['translations/cs/app.json']);
+    await sandbox.commitUpstream({ 'sources/app.json': '{"hello": "Hello"}\n' }, 'Upstream change');
+    await repo.fetch();
+    expect(await repo.mergeUpstream()).toEqual({ merged: true });
+    expect(await repo.lastCommit()).toMatchObject({ author: 'Glossa Bot <bot@glossa.invalid>', summary: "Merge branch 'origin/main' into Glossa" });
+    expect(await repo.aheadBehind()).toEqual({ ahead: 2, behind: 0 });
+  });
+
+  it('serialises concurrent operations on one repository through the lock', async () => {
+    const names = ['a', 'b', 'c', 'd', 'e'].map((n) => `translations/${n}.json`);
+    await Promise.all(names.map((name) => write(name, `{"name": "${name}"}\n`)));
+    // Without the lock these would race on .git/index.lock and fail.
+    const revisions = await Promise.all(names.map((name) => repo.commit(`Add ${name}`, translator, [name])));
+    expect(new Set(revisions).size).toBe(5);
+    expect((await repo.aheadBehind()).ahead).toBe(5);
+  });
+
+  it('checks remote URLs when they are set and again before they are used', async () => {
+    await expect(repo.setRemoteUrl('ext::sh -c id')).rejects.toBeInstanceOf(RepositoryUrlError);
+    await expect(repo.setRemoteUrl(sandbox.upstream, '--upload-pack=x')).rejects.toBeInstanceOf(RepositoryUrlError);
+    await repo.setRemoteUrl(sandbox.upstream, sandbox.upstream);
+    await repo.fetch();
+    // Someone edits .git/config behind our back.
+    await sandbox.git(sandbox.clonePath, ['config', 'remote.origin.pushurl', 'ext::sh -c id']);
+    await expect(repo.push()).rejects.toBeInstanceOf(RepositoryUrlError);
+    await repo.setRemoteUrl(sandbox.upstream);
+    await repo.push();
+
+    const remoteOnly = new GitRepository(sandbox.clonePath, 'main', { allowLocal: false });
+    await expect(remoteOnly.fetch()).rejects.toThrow('Local repositories are not allowed');
+  });
+});

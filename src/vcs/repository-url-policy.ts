@@ -1,0 +1,150 @@
+// Repository URLs and branch names come from API users, and git treats both as far more than addresses:
+// `ext::sh -c …` runs a command, `--upload-pack=…` is an option, `ssh://-oProxyCommand=…` reaches ssh's
+// command line, and `file://` or a bare path reads the server's disk. Everything is checked here, once,
+// before any value reaches git (architecture.md: "no ext::, no option-looking values, local paths only
+// where configured"). The runner's protocol allow-list (GIT_ALLOW_PROTOCOL) is the second line of defence.
+
+/** A repository URL the server refuses to use; the message is safe to show to API users. */
+export class RepositoryUrlError extends Error {
+  override readonly name = 'RepositoryUrlError';
+}
+
+/** A branch name git would misread (an option, a special ref) or reject. */
+export class BranchNameError extends Error {
+  override readonly name = 'BranchNameError';
+}
+
+export interface RepositoryUrlPolicyOptions {
+  /** Whether `file://` URLs and absolute local paths are accepted (an operator setting, off by default). */
+  allowLocal: boolean;
+}
+
+const MAX_URL_LENGTH = 2048;
+const NETWORK_SCHEMES = new Set(['https', 'http', 'ssh', 'git']);
+// Whitespace (including Unicode spaces), C0/C1 controls and NUL: none belong in a URL, and some let a value
+// smuggle a second argument or a newline into logs and git's own config file.
+const SPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f-\u009f]/u;
+// git's remote-helper syntax `<transport>::<address>` (ext::, fd::, or any installed git-remote-* helper).
+const REMOTE_HELPER = /^[A-Za-z0-9+.-]*::/;
+const SCHEME_URL = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
+// scp-like `[user@]host:path`; git takes this form whenever a ':' comes before any '/'.
+const SCP_LIKE = /^(?:([^@/:[\]]+)@)?(\[[^\]/]+\]|[^@/:[\]]+):(.+)$/s;
+
+/** Throws {@link RepositoryUrlError} unless `url` is a repository address the server may hand to git. */
+export function assertRepositoryUrlAllowed(url: string, options: RepositoryUrlPolicyOptions): void {
+  if (typeof url !== 'string' || url.length === 0) throw new RepositoryUrlError('Repository URL must not be empty.');
+  if (url.length > MAX_URL_LENGTH) throw new RepositoryUrlError('Repository URL is too long.');
+  if (url.startsWith('-')) throw new RepositoryUrlError('Repository URL must not start with "-".');
+  if (SPACE_OR_CONTROL.test(url)) {
+    throw new RepositoryUrlError('Repository URL must not contain spaces or control characters.');
+  }
+  if (REMOTE_HELPER.test(url)) {
+    throw new RepositoryUrlError('Remote helper URLs ("transport::address", such as ext::) are not allowed.');
+  }
+
+  const scheme = SCHEME_URL.exec(url)?.[1]?.toLowerCase();
+  if (scheme === 'file') return assertLocalFileUrl(url, options);
+  if (scheme !== undefined) {
+    if (!NETWORK_SCHEMES.has(scheme)) {
+      throw new RepositoryUrlError(`The "${scheme}" protocol is not allowed; use https, http, ssh or git.`);
+    }
+    return assertNetworkUrl(url);
+  }
+  if (url.startsWith('/')) {
+    if (!options.allowLocal) throw new RepositoryUrlError('Local repositories are not allowed on this server.');
+    return;
+  }
+  const firstColon = url.indexOf(':');
+  const firstSlash = url.indexOf('/');
+  if (firstColon > 0 && (firstSlash === -1 || firstColon < firstSlash)) return assertScpLike(url);
+  throw new RepositoryUrlError(
+    'Unsupported repository URL; use an https://, http://, ssh:// or git:// URL, or user@host:path.',
+  );
+}
+
+function assertNetworkUrl(url: string): void {
+  // WHATWG and git do not agree on what a backslash means in an authority, so refuse the ambiguity.
+  if (url.includes('\\')) throw new RepositoryUrlError('Repository URL must not contain backslashes.');
+  // WHATWG would read `https:///host/x` as `https://host/x`; git would not. Demand the host right after `//`.
+  if (/^[^:]+:\/\/[/?#]/.test(url)) throw new RepositoryUrlError('Repository URL must name a host.');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new RepositoryUrlError('Could not parse the repository URL.');
+  }
+  const host = safeDecode(parsed.hostname);
+  if (host === '') throw new RepositoryUrlError('Repository URL must name a host.');
+  assertNotOptionLike(host, 'host');
+  assertNotOptionLike(safeDecode(parsed.username), 'user name');
+}
+
+function assertScpLike(url: string): void {
+  const match = SCP_LIKE.exec(url);
+  if (!match) throw new RepositoryUrlError('Could not parse the repository URL (expected user@host:path).');
+  const [, user, host] = match;
+  assertNotOptionLike(host, 'host');
+  if (user !== undefined) assertNotOptionLike(user, 'user name');
+}
+
+function assertLocalFileUrl(url: string, options: RepositoryUrlPolicyOptions): void {
+  if (!options.allowLocal) throw new RepositoryUrlError('Local repositories are not allowed on this server.');
+  // Only file:///absolute/path (or file://localhost/...): a host part would mean a network share.
+  if (!/^file:\/\/(localhost)?\/[^/]/i.test(url)) {
+    throw new RepositoryUrlError('A file:// repository URL must name an absolute local path.');
+  }
+}
+
+function assertNotOptionLike(value: string, what: string): void {
+  // ssh and older git pass the host and user straight to a command line (CVE-2017-1000117).
+  if (value.startsWith('-')) throw new RepositoryUrlError(`Repository URL ${what} must not start with "-".`);
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw new RepositoryUrlError('Could not parse the repository URL.');
+  }
+}
+
+// `scheme://userinfo@` — userinfo runs up to the last '@' before the path starts.
+const URL_USERINFO = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?#]*@/;
+const URL_USERINFO_IN_TEXT = /\b([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/?#'"]*@/g;
+
+/**
+ * The URL without its `user:password@` part, for API output and logs. Like Weblate, the whole userinfo goes:
+ * a token is often sent as the user name alone. scp-like `git@host:path` has no secret and stays as is.
+ */
+export function redactRepositoryUrl(url: string): string {
+  return url.replace(URL_USERINFO, '$1');
+}
+
+/** Removes URL credentials wherever they appear in free text (git's stderr quotes remote URLs). */
+export function redactRepositoryUrlsInText(text: string): string {
+  return text.replace(URL_USERINFO_IN_TEXT, '$1');
+}
+
+// Weblate refuses these as branch names (weblate/vcs/git.py) because git resolves them as special refs.
+const RESERVED_BRANCHES = new Set([
+  'HEAD', 'FETCH_HEAD', 'ORIG_HEAD', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REBASE_HEAD', 'REVERT_HEAD', 'BISECT_HEAD',
+  'AUTO_MERGE',
+]);
+
+/**
+ * Throws {@link BranchNameError} unless `branch` is a plain branch name (the rules of
+ * `git check-ref-format --branch`, checked in-process so it costs no git call).
+ */
+export function assertBranchNameAllowed(branch: string): void {
+  const invalid = (): never => {
+    throw new BranchNameError(`"${branch}" is not a valid branch name.`);
+  };
+  if (typeof branch !== 'string' || branch === '' || branch.length > 255) invalid();
+  if (branch.startsWith('-') || branch.startsWith('refs/') || RESERVED_BRANCHES.has(branch)) invalid();
+  if (SPACE_OR_CONTROL.test(branch) || /[~^:?*[\\]/.test(branch)) invalid();
+  if (branch.includes('..') || branch.includes('@{') || branch === '@') invalid();
+  if (branch.startsWith('/') || branch.endsWith('/') || branch.endsWith('.') || branch.includes('//')) invalid();
+  for (const part of branch.split('/')) {
+    if (part.startsWith('.') || part.endsWith('.lock')) invalid();
+  }
+}
