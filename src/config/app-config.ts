@@ -11,6 +11,8 @@ export interface AppConfig {
   siteTitle: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Connections to PostgreSQL per process (the embedded database always uses one). */
+  databasePoolSize: number;
   adminToken: string | undefined;
   adminUsername: string;
   adminEmail: string;
@@ -74,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     siteTitle: env.SITE_TITLE?.trim() || 'Glossa',
     dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
     databaseUrl,
+    databasePoolSize: parseNumber('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 10, problems, 1, 200),
     adminToken,
     adminUsername: env.ADMIN_USERNAME?.trim() || 'admin',
     adminEmail: env.ADMIN_EMAIL?.trim() || 'admin@localhost',

@@ -1,1 +1,31 @@
-export default async function globalSetup(): Promise<void> {}
+import { DataSource } from 'typeorm';
+import { buildDataSourceOptions } from '../../src/database/data-source-options';
+import { startEmbeddedDatabase } from '../../src/database/embedded-database';
+import { quoteIdent, serverUrlFromEnv, withClient, withDatabase } from '../support/database-server';
+import { globalState } from './global-state';
+
+/**
+ * Prepares one migrated template database per test run. On PostgreSQL every test file then gets a fresh
+ * database cloned from it (architecture.md "Tests"); on the embedded database (no DATABASE_URL) there is
+ * one session only, so each test file resets the schema instead (test/support/test-database.ts).
+ */
+export default async function globalSetup(): Promise<void> {
+  const serverUrl = serverUrlFromEnv();
+  if (!serverUrl) {
+    const embedded = await startEmbeddedDatabase('memory://', 8);
+    globalState.closeEmbedded = embedded.close;
+    process.env.GLOSSA_TEST_EMBEDDED_URL = embedded.url;
+    return;
+  }
+  const template = `glossa_test_tpl_${process.pid}_${Date.now()}`;
+  await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${quoteIdent(template)}`));
+  const dataSource = new DataSource(buildDataSourceOptions(withDatabase(serverUrl, template), 1));
+  await dataSource.initialize();
+  try {
+    await dataSource.runMigrations();
+  } finally {
+    await dataSource.destroy();
+  }
+  process.env.GLOSSA_TEST_SERVER_URL = serverUrl;
+  process.env.GLOSSA_TEST_TEMPLATE_DB = template;
+}

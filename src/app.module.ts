@@ -1,0 +1,23 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
+import { ApiAuthGuard } from './common/auth/api-auth.guard';
+import type { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { RESOURCE_MODULES } from './modules/resource-modules';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, database: { url: string; poolSize: number }): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(database.url, database.poolSize),
+        DiscoveryModule,
+        ...RESOURCE_MODULES,
+      ],
+      providers: [{ provide: APP_GUARD, useClass: ApiAuthGuard }],
+    };
+  }
+}

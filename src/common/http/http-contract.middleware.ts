@@ -1,0 +1,62 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { AppConfig } from '../../config/app-config';
+import { LinkBuilder } from '../links/link-builder';
+import { attachRequestContext, RequestContext } from './request-context';
+import { RouteTable } from './route-table';
+import { sendJson } from './send-json';
+
+/** Paths under the API prefix that are not JSON resources (Swagger UI's HTML and assets). */
+const NON_RESOURCE_PREFIXES = ['/api/docs'];
+
+/** OPTIONS answer in the shape of DRF's SimpleMetadata (weblate-api.md §1.5). */
+function optionsBody(pattern: string): Record<string, unknown> {
+  const segments = pattern.split('/').filter(Boolean).slice(1);
+  const statics = segments.filter((s) => !s.startsWith(':'));
+  const resource = (statics[statics.length - 1] ?? 'api').replace(/[-_]/g, ' ');
+  const title = resource.replace(/(^|\s)\S/g, (c) => c.toUpperCase());
+  const isInstance = segments.length > 0 && segments[segments.length - 1].startsWith(':');
+  return {
+    name: segments.length === 0 ? 'Api Root' : `${title} ${isInstance ? 'Instance' : 'List'}`,
+    description: '',
+    renders: ['application/json'],
+    parses: ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'],
+  };
+}
+
+/**
+ * The API's HTTP contract in one place (architecture.md "The contract"): every response under /api/
+ * carries `Vary: Accept` and the route's `Allow`; unknown paths are 404 and known paths with another
+ * method are 405, both with DRF bodies; OPTIONS answers here for every route.
+ */
+export function httpContractMiddleware(routes: RouteTable, config: AppConfig): RequestHandler {
+  return (request: Request, response: Response, next: NextFunction) => {
+    const path = request.path;
+    if (!(path === '/api' || path.startsWith('/api/')) || NON_RESOURCE_PREFIXES.some((p) => path.startsWith(p))) {
+      next();
+      return;
+    }
+    response.setHeader('Vary', 'Accept');
+    const route = routes.match(path);
+    if (!route) {
+      sendJson(response, 404, { detail: 'Not found.' });
+      return;
+    }
+    response.setHeader('Allow', route.allow);
+    if (request.method === 'OPTIONS') {
+      sendJson(response, 200, optionsBody(route.pattern));
+      return;
+    }
+    if (!route.allows(request.method)) {
+      sendJson(response, 405, { detail: `Method "${request.method}" not allowed.` });
+      return;
+    }
+    attachRequestContext(response, new RequestContext(LinkBuilder.forRequest(request, config), path, request.query as Record<string, unknown>));
+    // Handlers return plain objects; Nest hands them to res.json, which would lose 64-bit precision and
+    // one-decimal percentages and add a charset. Route them through our writer instead.
+    response.json = (body: unknown) => {
+      sendJson(response, response.statusCode, body);
+      return response;
+    };
+    next();
+  };
+}

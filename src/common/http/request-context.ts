@@ -1,0 +1,47 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { LinkBuilder } from '../links/link-builder';
+import type { PageContext } from '../pagination/list-envelope';
+
+/** The caller as the API's rules need it; null for anonymous requests. */
+export interface ApiCaller {
+  id: number;
+  username: string;
+  isSuperuser: boolean;
+}
+
+/** What every handler needs from the request: link building, paging context and the caller. */
+export class RequestContext implements PageContext {
+  caller: ApiCaller | null = null;
+
+  constructor(
+    readonly links: LinkBuilder,
+    readonly path: string,
+    readonly query: Record<string, unknown>,
+  ) {}
+
+  get isAuthenticated(): boolean {
+    return this.caller !== null;
+  }
+
+  get isSuperuser(): boolean {
+    return this.caller?.isSuperuser === true;
+  }
+}
+
+const CONTEXT_KEY = 'glossaContext';
+
+export function attachRequestContext(response: Response, context: RequestContext): void {
+  response.locals[CONTEXT_KEY] = context;
+}
+
+export function requestContextOf(request: Request): RequestContext {
+  const context = request.res?.locals[CONTEXT_KEY] as RequestContext | undefined;
+  if (!context) throw new Error('No request context: the HTTP contract middleware did not run for this path.');
+  return context;
+}
+
+/** Handler parameter: `@Ctx() ctx: RequestContext`. */
+export const Ctx = createParamDecorator((_data: unknown, host: ExecutionContext) =>
+  requestContextOf(host.switchToHttp().getRequest<Request>()),
+);

@@ -1,0 +1,35 @@
+import { RouteTable } from './route-table';
+
+describe('RouteTable', () => {
+  const table = new RouteTable();
+  table.add('/api/components/:project/:component/', 'GET');
+  table.add('/api/components/:project/:component/', 'PATCH');
+  table.add('/api/components/:project/:component/', 'DELETE');
+  table.add('/api/components/:project/:component/', 'PUT');
+  table.add('/api/translations/:p/:c/:l/units', 'POST');
+  table.add('/api/translations/:p/:c/:l/units', 'GET');
+  table.add('/api/units/:id/', 'GET');
+  table.add('/api/units/search/', 'POST');
+
+  it('lists methods in DRF order with HEAD after GET and OPTIONS last', () => {
+    expect(table.match('/api/components/demo/app/')?.allow).toBe('GET, PUT, PATCH, DELETE, HEAD, OPTIONS');
+    expect(table.match('/api/translations/demo/app/cs/units/')?.allow).toBe('GET, POST, HEAD, OPTIONS');
+  });
+
+  it('accepts a missing trailing slash and rejects extra segments', () => {
+    expect(table.match('/api/components/demo/app')).toBeDefined();
+    expect(table.match('/api/components/demo/app/x/')).toBeUndefined();
+    expect(table.match('/api/components/demo/')).toBeUndefined();
+  });
+
+  it('prefers static segments over parameters', () => {
+    expect(table.match('/api/units/search/')?.allow).toBe('POST, OPTIONS');
+    expect(table.match('/api/units/12/')?.allow).toBe('GET, HEAD, OPTIONS');
+  });
+
+  it('answers whether a method is allowed', () => {
+    const match = table.match('/api/units/12/');
+    expect(match?.allows('head')).toBe(true);
+    expect(match?.allows('POST')).toBe(false);
+  });
+});

@@ -1,0 +1,69 @@
+/** HTTP methods in the order Django REST framework lists them in `Allow` (weblate-api.md §1.3). */
+const DRF_METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+
+export type HttpMethod = (typeof DRF_METHOD_ORDER)[number];
+
+interface RouteEntry {
+  pattern: string;
+  regex: RegExp;
+  methods: Set<string>;
+}
+
+export interface RouteMatch {
+  pattern: string;
+  /** The `Allow` header value: the route's methods, HEAD whenever GET is there, OPTIONS always. */
+  allow: string;
+  allows(method: string): boolean;
+}
+
+/** `/api/projects/:slug/` → a regex matching one segment per parameter, trailing slash optional. */
+function compilePattern(pattern: string): RegExp {
+  const body = pattern
+    .replace(/\/+$/, '')
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${body}/?$`);
+}
+
+/**
+ * Every route the API serves with the methods it accepts. It answers `Allow` and 405 for a path in one
+ * place (architecture.md "The contract"), whatever controller handles the path.
+ */
+export class RouteTable {
+  private readonly entries = new Map<string, RouteEntry>();
+
+  add(pattern: string, method: string): void {
+    const normalized = pattern.endsWith('/') ? pattern : `${pattern}/`;
+    let entry = this.entries.get(normalized);
+    if (!entry) {
+      entry = { pattern: normalized, regex: compilePattern(normalized), methods: new Set() };
+      this.entries.set(normalized, entry);
+    }
+    entry.methods.add(method.toUpperCase());
+  }
+
+  /** The route for a path. Static segments win over parameters (`/api/units/` before `/api/:x/`). */
+  match(path: string): RouteMatch | undefined {
+    let best: RouteEntry | undefined;
+    let bestStatic = -1;
+    for (const entry of this.entries.values()) {
+      if (!entry.regex.test(path)) continue;
+      const staticSegments = entry.pattern.split('/').filter((s) => s && !s.startsWith(':')).length;
+      if (staticSegments > bestStatic) {
+        best = entry;
+        bestStatic = staticSegments;
+      }
+    }
+    if (!best) return undefined;
+    const methods = new Set(best.methods);
+    if (methods.has('GET')) methods.add('HEAD');
+    methods.add('OPTIONS');
+    const allow = DRF_METHOD_ORDER.filter((m) => methods.has(m)).join(', ');
+    return { pattern: best.pattern, allow, allows: (method) => methods.has(method.toUpperCase()) };
+  }
+
+  patterns(): string[] {
+    return [...this.entries.keys()];
+  }
+}

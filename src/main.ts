@@ -1,0 +1,43 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { ConfigError, loadConfig } from './config/app-config';
+import { createGlossaApp } from './bootstrap/create-app';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const glossa = await createGlossaApp(config);
+  await glossa.app.listen(config.port, config.host);
+  const logger = new Logger('Glossa');
+  const database = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
+  logger.log(`Listening on http://${config.host}:${config.port}/api/ — database: ${database}`);
+
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.log(`${signal} received, shutting down`);
+    glossa
+      .close()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        logger.error(error);
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

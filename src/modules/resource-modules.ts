@@ -1,0 +1,4 @@
+import { RootModule } from './root/root.module';
+
+/** Every resource module of the API; the order is the order of the root listing's routes. */
+export const RESOURCE_MODULES = [RootModule];

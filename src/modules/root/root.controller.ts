@@ -1,0 +1,14 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Ctx, RequestContext } from '../../common/http/request-context';
+import { ApiRootResponse, toApiRootResponse } from './root.response';
+
+@ApiTags('root')
+@Controller('api')
+export class RootController {
+  @Get()
+  @ApiOkResponse({ type: ApiRootResponse, description: 'Links to every list endpoint' })
+  root(@Ctx() ctx: RequestContext): ApiRootResponse {
+    return toApiRootResponse(ctx.links);
+  }
+}

@@ -1,0 +1,30 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+
+let document: OpenAPIObject | undefined;
+
+/** Builds the OpenAPI document from the controllers' decorators (architecture.md "OpenAPI"). */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Glossa API')
+    .setDescription(
+      'Translation management with a Weblate-compatible JSON API. Every link carries `format=api`; lists use ' +
+        'the `count`/`next`/`previous`/`results` envelope with `page` and `page_size`.',
+    )
+    .setVersion('0.1.0')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'Authorization', description: 'Token <key>' }, 'token')
+    .build();
+  return SwaggerModule.createDocument(app, config, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
+}
+
+/** Builds the document once and serves Swagger UI at `/api/docs/`. */
+export function installOpenApi(app: INestApplication): OpenAPIObject {
+  document = buildOpenApiDocument(app);
+  SwaggerModule.setup('api/docs', app, document, { raw: false, customSiteTitle: 'Glossa API' });
+  return document;
+}
+
+export function currentOpenApiDocument(): OpenAPIObject {
+  if (!document) throw new Error('The OpenAPI document has not been built yet.');
+  return document;
+}
