@@ -1,10 +1,18 @@
-import type { INestApplication } from '@nestjs/common';
+import { Logger, type INestApplication } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
+import { syncLanguageCatalog } from '../modules/languages/language-catalog';
+import { bootstrapAdmin } from '../modules/users/admin-bootstrap';
 
 /**
  * Data the service needs before it answers, in order: migrations (run by TypeORM on connect), the
  * language table, the bootstrap administrator, the demo project.
  */
-export async function runStartupTasks(_app: INestApplication, _config: AppConfig): Promise<void> {
-  // Filled in as the modules land.
+export async function runStartupTasks(app: INestApplication, config: AppConfig): Promise<void> {
+  const logger = new Logger('Startup');
+  const dataSource = app.get(DataSource);
+  const changedLanguages = await syncLanguageCatalog(dataSource);
+  if (changedLanguages > 0) logger.log(`Language table: ${changedLanguages} languages added or updated`);
+  const adminId = await bootstrapAdmin(dataSource, config);
+  if (adminId !== null) logger.log(`Administrator "${config.adminUsername}" is ready (token from ADMIN_TOKEN)`);
 }

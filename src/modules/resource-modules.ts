@@ -1,4 +1,5 @@
+import { ProjectsModule } from './projects/projects.module';
 import { RootModule } from './root/root.module';
 
 /** Every resource module of the API; the order is the order of the root listing's routes. */
-export const RESOURCE_MODULES = [RootModule];
+export const RESOURCE_MODULES = [RootModule, ProjectsModule];

@@ -28,6 +28,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private describe(exception: unknown): { status: number; body: unknown; headers: Record<string, string> } {
     if (exception instanceof ApiValidationError) return { status: 400, body: exception.fields, headers: {} };
     if (exception instanceof ApiError) return { status: exception.getStatus(), body: { detail: exception.detail }, headers: exception.headers };
+    const parseFailure = exception instanceof HttpException ? (exception.cause as BodyParserError | undefined) : undefined;
+    if (parseFailure?.type === 'entity.parse.failed') {
+      return { status: 400, body: { detail: `JSON parse error - ${parseFailure.message ?? 'invalid JSON'}` }, headers: {} };
+    }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       return { status, body: { detail: this.nestDetail(exception, status) }, headers: {} };

@@ -1,0 +1,58 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Ctx, RequestContext } from '../../common/http/request-context';
+import { ApiPaginatedResponse, ApiPagingQuery } from '../../common/openapi/api-paginated-response';
+import { listEnvelope, ListEnvelope } from '../../common/pagination/list-envelope';
+import { parsePageRequest } from '../../common/pagination/page-params';
+import { CreateProjectDto, UpdateProjectDto } from './dto/project-write.dto';
+import { ProjectResponse, toProjectResponse } from './project.response';
+import { ProjectsService } from './projects.service';
+
+@ApiTags('projects')
+@ApiExtraModels(ProjectResponse)
+@Controller('api/projects')
+export class ProjectsController {
+  constructor(private readonly projects: ProjectsService) {}
+
+  @Get()
+  @ApiPagingQuery()
+  @ApiPaginatedResponse(ProjectResponse)
+  async list(@Ctx() ctx: RequestContext): Promise<ListEnvelope<ProjectResponse>> {
+    const { page, count, items } = await this.projects.list(parsePageRequest(ctx.query));
+    return listEnvelope(ctx, page, count, items.map((p) => toProjectResponse(p, ctx.links)));
+  }
+
+  @Post()
+  @ApiCreatedResponse({ type: ProjectResponse })
+  async create(@Ctx() ctx: RequestContext, @Body() dto: CreateProjectDto, @Res({ passthrough: true }) res: Response): Promise<ProjectResponse> {
+    const body = toProjectResponse(await this.projects.create(ctx, dto), ctx.links);
+    res.setHeader('Location', body.url);
+    return body;
+  }
+
+  @Get(':project')
+  @ApiOkResponse({ type: ProjectResponse })
+  async detail(@Ctx() ctx: RequestContext, @Param('project') slug: string): Promise<ProjectResponse> {
+    return toProjectResponse(await this.projects.getBySlug(slug), ctx.links);
+  }
+
+  @Put(':project')
+  @ApiOkResponse({ type: ProjectResponse })
+  async replace(@Ctx() ctx: RequestContext, @Param('project') slug: string, @Body() dto: CreateProjectDto): Promise<ProjectResponse> {
+    return toProjectResponse(await this.projects.update(ctx, slug, dto), ctx.links);
+  }
+
+  @Patch(':project')
+  @ApiOkResponse({ type: ProjectResponse })
+  async update(@Ctx() ctx: RequestContext, @Param('project') slug: string, @Body() dto: UpdateProjectDto): Promise<ProjectResponse> {
+    return toProjectResponse(await this.projects.update(ctx, slug, dto), ctx.links);
+  }
+
+  @Delete(':project')
+  @HttpCode(204)
+  @ApiNoContentResponse()
+  async remove(@Ctx() ctx: RequestContext, @Param('project') slug: string): Promise<void> {
+    await this.projects.remove(ctx, slug);
+  }
+}

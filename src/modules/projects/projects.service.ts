@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { QueryFailedError, Repository } from 'typeorm';
+import { ApiValidationError, notFound, permissionDenied } from '../../common/http/api-errors';
+import type { RequestContext } from '../../common/http/request-context';
+import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
+import { CreateProjectDto, UpdateProjectDto } from './dto/project-write.dto';
+import { Project } from './project.entity';
+
+const UNIQUE_VIOLATION = '23505';
+
+@Injectable()
+export class ProjectsService {
+  constructor(@InjectRepository(Project) private readonly projects: Repository<Project>) {}
+
+  /** Projects ordered by id (weblate-api.md §5.6); one count and one page query. */
+  async list(pageRequest: PageRequest): Promise<{ page: ResolvedPage; count: number; items: Project[] }> {
+    const count = await this.projects.count();
+    const page = resolvePage(pageRequest, count);
+    const items = await this.projects.find({ order: { id: 'ASC' }, skip: page.offset, take: page.size });
+    return { page, count, items };
+  }
+
+  async getBySlug(slug: string): Promise<Project> {
+    const project = await this.projects.findOneBy({ slug });
+    if (!project) throw notFound();
+    return project;
+  }
+
+  /** Weblate 4.x needs the global `project.add` permission; until teams exist only superusers hold it. */
+  async create(ctx: RequestContext, dto: CreateProjectDto): Promise<Project> {
+    if (!ctx.isSuperuser) throw permissionDenied('Can not create projects');
+    await this.assertUnique(dto.name, dto.slug);
+    return this.save(this.projects.create(this.fromDto(dto)));
+  }
+
+  async update(ctx: RequestContext, slug: string, dto: UpdateProjectDto): Promise<Project> {
+    const project = await this.getBySlug(slug);
+    if (!ctx.isSuperuser) throw permissionDenied('Can not edit project');
+    await this.assertUnique(dto.name, dto.slug, project.id);
+    Object.assign(project, this.fromDto(dto));
+    return this.save(project);
+  }
+
+  async remove(ctx: RequestContext, slug: string): Promise<void> {
+    const project = await this.getBySlug(slug);
+    if (!ctx.isSuperuser) throw permissionDenied('Can not delete project');
+    await this.projects.delete({ id: project.id });
+  }
+
+  private fromDto(dto: UpdateProjectDto): Partial<Project> {
+    const fields: Partial<Project> = {
+      name: dto.name,
+      slug: dto.slug,
+      web: dto.web,
+      translationReview: dto.translation_review,
+      sourceReview: dto.source_review,
+      setLanguageTeam: dto.set_language_team,
+      instructions: dto.instructions,
+      enableHooks: dto.enable_hooks,
+      languageAliases: dto.language_aliases,
+    };
+    return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<Project>;
+  }
+
+  /** DRF's UniqueValidator texts, checked up front so the client gets field errors, not a 500. */
+  private async assertUnique(name: string | undefined, slug: string | undefined, exceptId?: number): Promise<void> {
+    const errors: Record<string, string[]> = {};
+    if (name !== undefined) {
+      const other = await this.projects.findOneBy({ name });
+      if (other && other.id !== exceptId) errors.name = ['Project with this Project name already exists.'];
+    }
+    if (slug !== undefined) {
+      const other = await this.projects.findOneBy({ slug });
+      if (other && other.id !== exceptId) errors.slug = ['Project with this URL slug already exists.'];
+    }
+    if (Object.keys(errors).length > 0) throw new ApiValidationError(errors);
+  }
+
+  /** A concurrent insert can still win the race; report it like the up-front check. */
+  private async save(project: Project): Promise<Project> {
+    try {
+      return await this.projects.save(project);
+    } catch (error) {
+      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === UNIQUE_VIOLATION) {
+        throw new ApiValidationError({ slug: ['Project with this URL slug already exists.'] });
+      }
+      throw error;
+    }
+  }
+}
