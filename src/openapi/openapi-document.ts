@@ -14,7 +14,14 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion('0.1.0')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'Authorization', description: 'Token <key>' }, 'token')
     .build();
-  return SwaggerModule.createDocument(app, config, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
+  const document = SwaggerModule.createDocument(app, config, {
+    operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
+  });
+  // Weblate's routes all end in `/` (weblate-api.md §1.1); document them the way clients must call them.
+  document.paths = Object.fromEntries(
+    Object.entries(document.paths).map(([route, item]) => [route.endsWith('/') ? route : `${route}/`, item]),
+  );
+  return document;
 }
 
 /** Builds the document once and serves Swagger UI at `/api/docs/`. */
