@@ -1,0 +1,81 @@
+import { calculateHash } from '../common/hashing/weblate-hash';
+import { countWords } from '../common/text/word-count';
+import type { ParsedUnit, PathPart, UnitValueType } from '../formats/format';
+
+// What a translation's units should look like after reading its file, before comparing with the database.
+// Monolingual formats (json, json-nested): the template's keys are the units, in template order, and a
+// translation file only supplies targets (languages-formats-hashing.md §2.1).
+
+/** Weblate's unit states (weblate-api.md §8.2). */
+export const STATE_EMPTY = 0;
+export const STATE_FUZZY = 10;
+export const STATE_TRANSLATED = 20;
+export const STATE_APPROVED = 30;
+export const STATE_READONLY = 100;
+
+/** Where a unit lives in its file, stored in `units.file_location` so write-back keeps the file's shape. */
+export interface FileLocation {
+  path: PathPart[];
+  /** The template leaf's JSON type: how a target is written back (§2.2). */
+  valueType: UnitValueType;
+}
+
+/** One string of the template with everything every translation derives from it. */
+export interface TemplateString {
+  context: string;
+  source: string;
+  /** Monolingual: hash of the key only (weblate-api.md §9.2). Decimal text of a signed 64-bit integer. */
+  idHash: string;
+  /** Hash of source + context, for every format (§9.3). */
+  contentHash: string;
+  /** 1-based place in the template, duplicates counted (§9.7). */
+  position: number;
+  /** Words of the source in the source language (§9.8). */
+  numWords: number;
+  /** Characters (code points) of the source: the `_chars` statistics sum it (§11.1). */
+  numChars: number;
+  location: FileLocation;
+}
+
+export interface UnitDraft extends TemplateString {
+  target: string;
+  /** State read from the file: 100 for the read-only source translation, else 0 (empty) or 20. */
+  fileState: number;
+}
+
+export function templateStrings(units: readonly ParsedUnit[], sourceLanguageCode: string): TemplateString[] {
+  return units.map((unit) => ({
+    context: unit.context,
+    source: unit.source,
+    idHash: calculateHash(unit.context).toString(),
+    contentHash: calculateHash(unit.source, unit.context).toString(),
+    position: unit.position,
+    numWords: countWords(unit.source, sourceLanguageCode),
+    numChars: [...unit.source].length,
+    location: { path: unit.path, valueType: unit.valueType },
+  }));
+}
+
+/**
+ * Units of the source-language translation. Its file is the template, editing it is not enabled, so every
+ * unit is read-only (state 100, counted as translated) with target = source (§8.2, languages §5.3).
+ */
+export function sourceDrafts(strings: readonly TemplateString[]): UnitDraft[] {
+  return strings.map((string) => ({ ...string, target: string.source, fileState: STATE_READONLY }));
+}
+
+/**
+ * Units of a translation: one per template string; the target comes from the translation file's unit with
+ * the same context ("" when the file lacks it, which is state 0). Keys only the translation file has are
+ * ignored, as Weblate ignores them. The file's own path is kept when it has the key, so write-back
+ * replaces the value where it is; the value type always follows the template (§2.2).
+ */
+export function translationDrafts(strings: readonly TemplateString[], fileUnits: readonly ParsedUnit[]): UnitDraft[] {
+  const byContext = new Map(fileUnits.map((unit) => [unit.context, unit]));
+  return strings.map((string) => {
+    const fileUnit = byContext.get(string.context);
+    const target = fileUnit?.source ?? '';
+    const location = fileUnit ? { path: fileUnit.path, valueType: string.location.valueType } : string.location;
+    return { ...string, location, target, fileState: target === '' ? STATE_EMPTY : STATE_TRANSLATED };
+  });
+}

@@ -1,0 +1,167 @@
+import { STATE_APPROVED, STATE_FUZZY, STATE_READONLY, STATE_TRANSLATED, type FileLocation, type UnitDraft } from './unit-drafts';
+
+// Compares a translation's units in the database with what its file says now, Weblate's
+// `Unit.update_from_unit` rules for monolingual files (weblate-api.md §9.6, languages §5.2), and
+// produces set-based work: rows to insert, to update, to delete, and the history entries to record.
+// Units are matched by id_hash, so a string keeps its id (and its history) across rescans.
+
+/** Change actions the scan records (weblate-api.md §8.1). */
+export const ACTION_RESOURCE_UPDATE = 0;
+export const ACTION_MERGE = 20;
+export const ACTION_FAILED_MERGE = 22;
+export const ACTION_PARSE_ERROR = 24;
+export const ACTION_SOURCE_CHANGE = 30;
+export const ACTION_STRING_REPO_UPDATE = 59;
+
+export interface StoredUnit {
+  id: string;
+  idHash: string;
+  context: string;
+  source: string;
+  target: string;
+  state: number;
+  previousSource: string;
+  position: number;
+  contentHash: string;
+  numWords: number;
+  numChars: number;
+  pending: boolean;
+  fileLocation: unknown;
+}
+
+/** The full content of a unit row as the scan sets it (inserts and updates alike). */
+export interface UnitValues {
+  idHash: string;
+  contentHash: string;
+  context: string;
+  source: string;
+  target: string;
+  state: number;
+  previousSource: string;
+  position: number;
+  numWords: number;
+  numChars: number;
+  location: FileLocation;
+}
+
+export interface UnitUpdate extends UnitValues {
+  id: string;
+}
+
+export interface PlannedChange {
+  action: number;
+  /** Null for new units: they get no history entry of their own (see planUnitSync). */
+  unitId: string | null;
+  target: string;
+  old: string;
+}
+
+export interface UnitSyncPlan {
+  inserts: UnitValues[];
+  updates: UnitUpdate[];
+  deletes: string[];
+  /** In file order. */
+  changes: PlannedChange[];
+}
+
+/**
+ * `isSource`: the source translation, whose units are read-only copies of the template.
+ *
+ * History: a unit whose text changed records 59 "String updated in the repository" with the new text
+ * (and the old one in `old`); a translated unit whose source changed under an unchanged target turns
+ * fuzzy, keeps the old source in previous_source and records 30 "Source string changed". New strings
+ * record nothing: Weblate 4.x (the spec's era) has no "String added in the repository" action (71 is 5.x).
+ */
+export function planUnitSync(stored: readonly StoredUnit[], drafts: readonly UnitDraft[], isSource: boolean): UnitSyncPlan {
+  const byHash = new Map(stored.map((unit) => [unit.idHash, unit]));
+  const plan: UnitSyncPlan = { inserts: [], updates: [], deletes: [], changes: [] };
+  const seen = new Set<string>();
+  for (const draft of drafts) {
+    seen.add(draft.idHash);
+    const existing = byHash.get(draft.idHash);
+    if (!existing) {
+      plan.inserts.push(valuesOf(draft, draft.target, isSource ? STATE_READONLY : draft.fileState, ''));
+      continue;
+    }
+    const next = isSource ? sourceValues(draft) : translationValues(existing, draft);
+    if (!differs(existing, next)) continue;
+    plan.updates.push({ ...next, id: existing.id });
+    if (next.target !== existing.target) {
+      plan.changes.push({ action: ACTION_STRING_REPO_UPDATE, unitId: existing.id, target: next.target, old: existing.target });
+    }
+    if (!isSource && next.source !== existing.source && next.previousSource !== '') {
+      plan.changes.push({ action: ACTION_SOURCE_CHANGE, unitId: existing.id, target: next.source, old: next.previousSource });
+    }
+  }
+  for (const unit of stored) if (!seen.has(unit.idHash)) plan.deletes.push(unit.id);
+  return plan;
+}
+
+function sourceValues(draft: UnitDraft): UnitValues {
+  return valuesOf(draft, draft.source, STATE_READONLY, '');
+}
+
+function translationValues(existing: StoredUnit, draft: UnitDraft): UnitValues {
+  // A unit edited in Glossa and not yet committed keeps its text; the file is stale for it (§5.2 pending).
+  if (existing.pending) return valuesOf(draft, existing.target, existing.state, existing.previousSource);
+  let state = draft.fileState;
+  let previousSource = '';
+  if (draft.target === existing.target) {
+    if (draft.source !== existing.source && state >= STATE_TRANSLATED) {
+      if (existing.state === STATE_FUZZY && existing.previousSource === draft.source) {
+        // The source went back to what the translation was made for.
+        state = STATE_TRANSLATED;
+      } else {
+        previousSource = existing.previousSource || existing.source;
+        state = STATE_FUZZY;
+      }
+    } else if (existing.state === STATE_FUZZY || existing.state === STATE_APPROVED) {
+      // JSON cannot store fuzzy or approved: keep what Glossa knows while the file did not change the text.
+      state = existing.state;
+      previousSource = existing.previousSource;
+    }
+  }
+  return valuesOf(draft, draft.target, state, previousSource);
+}
+
+function valuesOf(draft: UnitDraft, target: string, state: number, previousSource: string): UnitValues {
+  return {
+    idHash: draft.idHash,
+    contentHash: draft.contentHash,
+    context: draft.context,
+    source: draft.source,
+    target,
+    state,
+    previousSource,
+    position: draft.position,
+    numWords: draft.numWords,
+    numChars: draft.numChars,
+    location: draft.location,
+  };
+}
+
+function differs(existing: StoredUnit, next: UnitValues): boolean {
+  return (
+    existing.context !== next.context ||
+    existing.source !== next.source ||
+    existing.target !== next.target ||
+    existing.state !== next.state ||
+    existing.previousSource !== next.previousSource ||
+    existing.position !== next.position ||
+    existing.contentHash !== next.contentHash ||
+    existing.numWords !== next.numWords ||
+    existing.numChars !== next.numChars ||
+    !sameLocation(existing.fileLocation, next.location)
+  );
+}
+
+// Compared field by field: jsonb does not keep key order, so the stored object may print differently.
+function sameLocation(stored: unknown, location: FileLocation): boolean {
+  const candidate = stored as Partial<FileLocation> | null;
+  return (
+    candidate !== null &&
+    typeof candidate === 'object' &&
+    candidate.valueType === location.valueType &&
+    JSON.stringify(candidate.path) === JSON.stringify(location.path)
+  );
+}
