@@ -1,0 +1,177 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import PgBoss from 'pg-boss';
+import { DataSource, type EntityManager } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { dataSourceDb, transactionDb, type PgBossDb } from './pg-boss-db';
+
+// A thin layer over pg-boss (architecture.md "Runtime shape": background work is spread over processes by
+// an existing Postgres-backed queue, never by a home-made scheduler). Jobs persist in the database, so a
+// restart does not lose queued work.
+//
+// pg-boss creates and migrates its own schema (`pgboss` by default) when it starts. That schema is not part
+// of Glossa's TypeORM migrations, which cover only Glossa's entities; pg-boss owns it.
+
+export const JOBS_OPTIONS = Symbol('JOBS_OPTIONS');
+
+/** pg-boss's documented minimum polling interval. */
+const MIN_POLLING_SECONDS = 0.5;
+
+export interface JobsOptions {
+  /** pg-boss schema; tests use a private one so leftovers of one test file never reach another. */
+  schema?: string;
+  /** Overrides `config.jobPollingSeconds`. */
+  pollingIntervalSeconds?: number;
+  /** How long shutdown waits for running handlers before pg-boss marks them failed (retried later). */
+  shutdownTimeoutMs?: number;
+  /** Start workers on application bootstrap (default true). Off: jobs are only stored, never run here. */
+  work?: boolean;
+}
+
+export interface JobContext {
+  /** pg-boss job id (a UUID). */
+  id: string;
+  name: string;
+}
+
+export type JobHandler<T> = (data: T, job: JobContext) => Promise<unknown>;
+
+export interface QueueOptions {
+  /** Extra attempts after a failed handler or a crash (pg-boss retries a job whose worker died). */
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  /** A job still active after this long is considered dead and retried or failed. */
+  expireInSeconds?: number;
+}
+
+export interface SendOptions {
+  /** Job id to use (a UUID), e.g. the id of the row that describes the work. */
+  id?: string;
+  /**
+   * The EntityManager of an open transaction: the job is inserted in that transaction. Mandatory when
+   * sending from inside a transaction (see transactionDb).
+   */
+  manager?: EntityManager;
+}
+
+interface Registration {
+  name: string;
+  handler: JobHandler<never>;
+  options: QueueOptions;
+}
+
+@Injectable()
+export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(JobQueue.name);
+  private readonly registrations = new Map<string, Registration>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private boss: PgBoss | undefined;
+  private starting: Promise<void> | undefined;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(JOBS_OPTIONS) private readonly options: JobsOptions,
+  ) {}
+
+  /** Declares the handler of queue `name`. Before start it is remembered; after start it begins working at once. */
+  register<T>(name: string, handler: JobHandler<T>, options: QueueOptions = {}): void {
+    if (this.registrations.has(name)) throw new Error(`A handler for job "${name}" is already registered.`);
+    const registration: Registration = { name, handler: handler as JobHandler<never>, options };
+    this.registrations.set(name, registration);
+    if (this.boss) void this.activate(this.boss, registration).catch((error: unknown) => this.logger.error(error));
+  }
+
+  /** Queues a job and resolves with its id. Needs the queue to be started (application bootstrap). */
+  async send<T extends object>(name: string, data: T, options: SendOptions = {}): Promise<string> {
+    const boss = await this.running();
+    const sendOptions: PgBoss.SendOptions & { db?: PgBossDb } = {};
+    if (options.id) sendOptions.id = options.id;
+    if (options.manager) sendOptions.db = transactionDb(options.manager);
+    const id = await boss.send(name, data, sendOptions);
+    if (id === null) throw new Error(`Job "${name}" was not queued (unknown queue or duplicate id).`);
+    return id;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.stop();
+  }
+
+  /** Starts pg-boss (creating its schema on first use) and the workers of registered queues. */
+  start(): Promise<void> {
+    this.starting ??= this.startBoss().catch((error: unknown) => {
+      this.starting = undefined;
+      throw error;
+    });
+    return this.starting;
+  }
+
+  /**
+   * Stops fetching, waits for running handlers (up to shutdownTimeoutMs) and for pg-boss's last
+   * bookkeeping queries, so nothing touches the pool once the database module closes it.
+   */
+  async stop(): Promise<void> {
+    const boss = this.boss;
+    if (!boss) return;
+    this.boss = undefined;
+    this.starting = undefined;
+    await boss.stop({ graceful: true, wait: true, close: false, timeout: this.options.shutdownTimeoutMs ?? 30_000 });
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async startBoss(): Promise<void> {
+    const polling = Math.max(MIN_POLLING_SECONDS, this.options.pollingIntervalSeconds ?? this.config.jobPollingSeconds);
+    const boss = new PgBoss({
+      db: this.trackedDb(dataSourceDb(this.dataSource)),
+      schema: this.options.schema ?? 'pgboss',
+      // No cron schedules are used; the timekeeper would only add polling queries.
+      schedule: false,
+      supervise: true,
+      pollingIntervalSeconds: polling,
+    } as PgBoss.ConstructorOptions);
+    boss.on('error', (error: unknown) => this.logger.error(error));
+    await boss.start();
+    this.boss = boss;
+    if (this.options.work === false) return;
+    for (const registration of this.registrations.values()) await this.activate(boss, registration);
+  }
+
+  private async activate(boss: PgBoss, registration: Registration): Promise<void> {
+    const { name, options } = registration;
+    const queue: PgBoss.Queue = { name };
+    if (options.retryLimit !== undefined) queue.retryLimit = options.retryLimit;
+    if (options.retryDelaySeconds !== undefined) queue.retryDelay = options.retryDelaySeconds;
+    if (options.expireInSeconds !== undefined) queue.expireInSeconds = options.expireInSeconds;
+    // create_queue ignores an existing queue; updateQueue then applies the current options to it.
+    await boss.createQueue(name, queue);
+    await boss.updateQueue(name, queue);
+    if (this.options.work === false) return;
+    await boss.work(name, { batchSize: 1 }, async (jobs: PgBoss.Job<unknown>[]) => {
+      for (const job of jobs) await registration.handler(job.data as never, { id: job.id, name: job.name });
+    });
+  }
+
+  private async running(): Promise<PgBoss> {
+    if (this.starting) await this.starting;
+    if (!this.boss) throw new Error('The job queue is not running.');
+    return this.boss;
+  }
+
+  // pg-boss fires its completion queries without awaiting them; tracking lets stop() wait for them.
+  private trackedDb(db: PgBossDb): PgBossDb {
+    return {
+      executeSql: (text, values) => {
+        const promise = db.executeSql(text, values);
+        this.inFlight.add(promise);
+        const forget = (): void => {
+          this.inFlight.delete(promise);
+        };
+        promise.then(forget, forget);
+        return promise;
+      },
+    };
+  }
+}
