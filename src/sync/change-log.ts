@@ -1,0 +1,42 @@
+import type { EntityManager } from 'typeorm';
+
+// History entries written by the scan. Scans have no user: `user` and `author` stay null (spec, Change).
+
+export interface ChangeScope {
+  projectId: number;
+  componentId: number;
+  /** Null for component-level events (merge, failed merge). */
+  translationId: number | null;
+  languageId: number | null;
+}
+
+export interface ChangeEntry {
+  action: number;
+  unitId: string | null;
+  target: string;
+  old: string;
+  details?: Record<string, unknown>;
+}
+
+/** Inserts `entries` in order with one statement; ids and clock_timestamp() follow that order. */
+export async function recordChanges(manager: EntityManager, scope: ChangeScope, entries: readonly ChangeEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  await manager.query(
+    `INSERT INTO changes (action, unit_id, target, old, details, project_id, component_id, translation_id, language_id)
+     SELECT r.action, r.unit_id, r.target, r.old, r.details::jsonb, $6, $7, $8, $9
+       FROM unnest($1::smallint[], $2::bigint[], $3::text[], $4::text[], $5::text[])
+            WITH ORDINALITY AS r(action, unit_id, target, old, details, ord)
+      ORDER BY r.ord`,
+    [
+      entries.map((e) => e.action),
+      entries.map((e) => e.unitId),
+      entries.map((e) => e.target),
+      entries.map((e) => e.old),
+      entries.map((e) => JSON.stringify(e.details ?? {})),
+      scope.projectId,
+      scope.componentId,
+      scope.translationId,
+      scope.languageId,
+    ],
+  );
+}

@@ -1,0 +1,188 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Component } from '../modules/components/component.entity';
+import type { CommitInfo } from '../vcs/commit-info';
+import { GitCommandError } from '../vcs/git-runner';
+import { KeyedMutex } from '../vcs/repository-lock';
+import { recordChanges } from './change-log';
+import { ComponentScanner, type ScannableComponent, type ScanResult } from './component-scanner';
+import type { SyncProgressListener } from './sync-progress';
+import { ACTION_FAILED_MERGE, ACTION_MERGE } from './unit-sync-plan';
+import { WorkingCopyService, type ComponentRepositorySettings } from './working-copy.service';
+
+// The operations that move data between a component's repository and the database: the first import
+// (clone + scan), pulling upstream changes, and the repository status. One component is worked on by one
+// operation at a time in this process; processes sharing a database get different jobs from the queue.
+
+export class ComponentNotFoundError extends Error {
+  override readonly name = 'ComponentNotFoundError';
+
+  constructor(readonly componentId: number) {
+    super(`Component ${componentId} does not exist.`);
+  }
+}
+
+export interface ImportOptions {
+  /** Allow a local repository path although ALLOW_LOCAL_REPOSITORIES is off (the server's own demo). */
+  allowLocal?: boolean;
+  /** Re-read files whose revision did not change. */
+  force?: boolean;
+  onProgress?: SyncProgressListener;
+}
+
+export interface ImportResult extends ScanResult {
+  /** The branch imported (the remote's default branch when the component named none). */
+  branch: string;
+  cloned: boolean;
+}
+
+/** Response of `POST …/repository/` (weblate-api.md §10.5): `detail` carries the messages, when there are any. */
+export interface RepositoryOperationResult {
+  result: boolean;
+  detail?: string;
+}
+
+/** GET …/repository/ of a component (weblate-api.md §6.10, 4.x), without `url`, which the controller adds. */
+export interface ComponentRepositoryStatus {
+  needs_commit: boolean;
+  needs_merge: boolean;
+  needs_push: boolean;
+  remote_commit: CommitInfo | null;
+  status: string;
+  merge_failure: string | null;
+}
+
+const componentLocks = new KeyedMutex();
+
+@Injectable()
+export class ComponentImportService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly workingCopies: WorkingCopyService,
+    private readonly scanner: ComponentScanner,
+  ) {}
+
+  /** Clones the repository (unless already cloned) and reads every translation file into the database. */
+  importComponent(componentId: number, options: ImportOptions = {}): Promise<ImportResult> {
+    return this.exclusive(componentId, async () => {
+      const component = await this.load(componentId);
+      const opened = await this.workingCopies.ensure(this.settings(component), options.allowLocal);
+      if (component.branch === '') {
+        // Weblate stores the remote's default branch when none was given.
+        await this.dataSource.query('UPDATE components SET branch = $2 WHERE id = $1', [componentId, opened.branch]);
+      }
+      const log = opened.cloned ? [`Cloned ${opened.branch} into the working copy`] : [];
+      await options.onProgress?.(10, log);
+      const scan = await this.scanner.scan(component, opened.repository, {
+        force: options.force,
+        onProgress: options.onProgress,
+        progressFrom: 10,
+      });
+      return { ...scan, branch: opened.branch, cloned: opened.cloned };
+    });
+  }
+
+  /** Re-reads the files of an already cloned component, without touching the remote. */
+  rescanComponent(componentId: number, options: Omit<ImportOptions, 'allowLocal'> = {}): Promise<ScanResult> {
+    return this.exclusive(componentId, async () => {
+      const component = await this.load(componentId);
+      const repository = await this.workingCopies.open(this.settings(component));
+      if (!repository) throw new Error('The component has no working copy yet; import it first.');
+      return this.scanner.scan(component, repository, options);
+    });
+  }
+
+  /**
+   * `pull`: fetch, merge upstream, rescan the files that changed. A failed fetch or merge is reported in
+   * the result (and a failed merge recorded as 22), not thrown, as Weblate's API does.
+   */
+  async pullComponent(componentId: number): Promise<RepositoryOperationResult> {
+    const needsImport = await this.exclusive(componentId, async () => {
+      const component = await this.load(componentId);
+      const repository = await this.workingCopies.open(this.settings(component));
+      if (!repository) return true;
+      try {
+        await repository.fetch();
+      } catch (error) {
+        if (error instanceof GitCommandError) return { result: false, detail: error.message };
+        throw error;
+      }
+      const { behind } = await repository.aheadBehind();
+      if (behind === 0) return { result: true };
+      // merge_style "rebase" is merged as well: GitRepository offers merge only, and with no local commits
+      // (Glossa commits nothing yet) both end in the same fast-forward.
+      const merge = await repository.mergeUpstream();
+      const scope = { projectId: component.projectId, componentId, translationId: null, languageId: null };
+      if (!merge.merged) {
+        const detail = merge.conflict ?? 'Merge failed.';
+        await recordChanges(this.dataSource.manager, scope, [{ action: ACTION_FAILED_MERGE, unitId: null, target: detail, old: '' }]);
+        return { result: false, detail };
+      }
+      await recordChanges(this.dataSource.manager, scope, [{ action: ACTION_MERGE, unitId: null, target: '', old: '' }]);
+      await this.scanner.scan(component, repository);
+      return { result: true };
+    });
+    if (needsImport === true) {
+      // Never cloned (the import task failed or has not run): pulling means importing.
+      await this.importComponent(componentId);
+      return { result: true };
+    }
+    return needsImport;
+  }
+
+  async repositoryStatus(componentId: number): Promise<ComponentRepositoryStatus> {
+    const component = await this.load(componentId);
+    const mergeFailure = await this.lastMergeFailure(componentId);
+    const repository = await this.workingCopies.open(this.settings(component));
+    if (!repository) {
+      return { needs_commit: false, needs_merge: false, needs_push: false, remote_commit: null, status: '', merge_failure: mergeFailure };
+    }
+    const [{ pending }] = await this.dataSource.query(
+      `SELECT EXISTS (SELECT 1 FROM units u JOIN translations t ON t.id = u.translation_id
+                       WHERE t.component_id = $1 AND u.pending) AS pending`,
+      [componentId],
+    );
+    const { ahead, behind } = await repository.aheadBehind();
+    return {
+      needs_commit: pending || (await repository.needsCommit()),
+      needs_merge: behind > 0,
+      needs_push: ahead > 0,
+      remote_commit: await repository.lastRemoteCommit().catch(() => null),
+      status: await repository.status(),
+      merge_failure: mergeFailure,
+    };
+  }
+
+  /** Text of the last failed merge, unless a merge succeeded since (Weblate's merge failure alert). */
+  private async lastMergeFailure(componentId: number): Promise<string | null> {
+    const rows: Array<{ action: number; target: string }> = await this.dataSource.query(
+      `SELECT action, target FROM changes WHERE component_id = $1 AND action IN (20, 21, 22, 23)
+        ORDER BY id DESC LIMIT 1`,
+      [componentId],
+    );
+    return rows.length > 0 && (rows[0].action === 22 || rows[0].action === 23) ? rows[0].target : null;
+  }
+
+  private async load(componentId: number): Promise<ScannableComponent> {
+    const component = await this.dataSource.getRepository(Component).findOne({
+      where: { id: componentId },
+      relations: { project: true, sourceLanguage: true },
+    });
+    if (!component) throw new ComponentNotFoundError(componentId);
+    return component as ScannableComponent;
+  }
+
+  private settings(component: ScannableComponent): ComponentRepositorySettings {
+    return {
+      projectSlug: component.project.slug,
+      componentSlug: component.slug,
+      repo: component.repo,
+      push: component.push,
+      branch: component.branch,
+    };
+  }
+
+  private exclusive<T>(componentId: number, work: () => Promise<T>): Promise<T> {
+    return componentLocks.withLock(String(componentId), work);
+  }
+}

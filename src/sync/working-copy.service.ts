@@ -1,0 +1,100 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import * as path from 'node:path';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { GitRepository } from '../vcs/git.repository';
+import { runGit } from '../vcs/git-runner';
+import { assertRepositoryUrlAllowed } from '../vcs/repository-url-policy';
+
+// Components are clones under DATA_DIR (architecture.md "Runtime shape"): <dataDir>/vcs/<project>/<component>.
+
+/** Where the demo repository is built (DemoSeeder); the one local repository allowed without the setting. */
+export const DEMO_REPOSITORY_DIRNAME = 'demo-repository';
+
+export interface ComponentRepositorySettings {
+  projectSlug: string;
+  componentSlug: string;
+  repo: string;
+  push: string;
+  /** Empty: the remote's default branch (resolved on clone). */
+  branch: string;
+}
+
+export interface OpenedWorkingCopy {
+  repository: GitRepository;
+  /** The branch in use; differs from the settings when they named none. */
+  branch: string;
+  cloned: boolean;
+}
+
+@Injectable()
+export class WorkingCopyService {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  directory(projectSlug: string, componentSlug: string): string {
+    for (const slug of [projectSlug, componentSlug]) {
+      // Slugs are validated by the API, but they become path segments here: refuse anything that is not one.
+      if (slug === '' || slug === '.' || slug === '..' || /[/\\\u0000]/.test(slug)) {
+        throw new Error(`"${slug}" cannot be used as a directory name.`);
+      }
+    }
+    return path.join(this.config.dataDir, 'vcs', projectSlug, componentSlug);
+  }
+
+  /** Local repositories follow ALLOW_LOCAL_REPOSITORIES, except the demo repository Glossa built itself. */
+  allowLocal(repo: string, explicitlyAllowed = false): boolean {
+    if (explicitlyAllowed || this.config.allowLocalRepositories) return true;
+    const demo = path.join(this.config.dataDir, DEMO_REPOSITORY_DIRNAME);
+    return path.isAbsolute(repo) && path.resolve(repo) === demo;
+  }
+
+  /** The existing working copy, or null when the component was never cloned. */
+  async open(settings: ComponentRepositorySettings, allowLocalOverride = false): Promise<GitRepository | null> {
+    const directory = this.directory(settings.projectSlug, settings.componentSlug);
+    if (!(await GitRepository.isWorkingCopy(directory))) return null;
+    const allowLocal = this.allowLocal(settings.repo, allowLocalOverride);
+    const branch = settings.branch || (await currentBranch(directory));
+    return new GitRepository(directory, branch, { allowLocal });
+  }
+
+  /** Opens the working copy, cloning it first when needed (into a temporary directory, renamed at the end). */
+  async ensure(settings: ComponentRepositorySettings, allowLocalOverride = false): Promise<OpenedWorkingCopy> {
+    const allowLocal = this.allowLocal(settings.repo, allowLocalOverride);
+    const existing = await this.open(settings, allowLocalOverride);
+    if (existing) {
+      await existing.setRemoteUrl(settings.repo, settings.push || undefined);
+      return { repository: existing, branch: existing.branch, cloned: false };
+    }
+    assertRepositoryUrlAllowed(settings.repo, { allowLocal });
+    const branch = settings.branch || (await remoteDefaultBranch(settings.repo, allowLocal));
+    const directory = this.directory(settings.projectSlug, settings.componentSlug);
+    await mkdir(path.dirname(directory), { recursive: true });
+    const staging = await mkdtemp(`${directory}.cloning-`);
+    try {
+      await GitRepository.clone(settings.repo, branch, staging, { allowLocal });
+      // Whatever is at the target is not a working copy (checked above): a leftover of an interrupted run.
+      await rm(directory, { recursive: true, force: true });
+      await rename(staging, directory);
+    } catch (error) {
+      await rm(staging, { recursive: true, force: true });
+      throw error;
+    }
+    const repository = new GitRepository(directory, branch, { allowLocal });
+    if (settings.push) await repository.setRemoteUrl(settings.repo, settings.push);
+    return { repository, branch, cloned: true };
+  }
+}
+
+/** The branch the remote's HEAD points at (`git ls-remote --symref <url> HEAD`). */
+export async function remoteDefaultBranch(url: string, allowLocal: boolean): Promise<string> {
+  assertRepositoryUrlAllowed(url, { allowLocal });
+  const { stdout } = await runGit(['ls-remote', '--symref', '--', url, 'HEAD'], { allowLocal });
+  const match = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(stdout);
+  if (!match) throw new Error('Could not determine the default branch of the repository.');
+  return match[1];
+}
+
+async function currentBranch(directory: string): Promise<string> {
+  const { stdout } = await runGit(['symbolic-ref', '--short', 'HEAD'], { cwd: directory });
+  return stdout.trim();
+}
