@@ -135,7 +135,8 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     boss.on('error', (error: unknown) => this.logger.error(error));
     await boss.start();
     this.boss = boss;
-    if (this.options.work === false) return;
+    // Queues are created even when this instance does not work on them: pg-boss 10 drops jobs sent to a
+    // queue that does not exist.
     for (const registration of this.registrations.values()) await this.activate(boss, registration);
   }
 
