@@ -1,0 +1,61 @@
+# syntax=docker/dockerfile:1
+# Glossa server image.
+#   docker build -t glossa .
+#   docker run -p 8000:8000 -v glossa-data:/data glossa                       # embedded database in /data
+#   docker run -p 8000:8000 -e DATABASE_URL=postgres://user:pass@db:5432/glossa glossa
+# Schema changes run through the committed TypeORM migrations (see package.json migration:* scripts).
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# ---- build: full install (TypeScript and the rest of the dev tools), compile src/ to dist/ ----------
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# --ignore-scripts: compiling needs no install scripts, and it skips swagger-ui's analytics postinstall.
+RUN npm ci --no-audit --no-fund --ignore-scripts
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+# ---- prod-deps: runtime dependencies only -----------------------------------------------------------
+FROM ${NODE_IMAGE} AS prod-deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts \
+ && npm cache clean --force
+
+# ---- runtime ------------------------------------------------------------------------------------------
+FROM ${NODE_IMAGE} AS runtime
+# git: components are real git repositories (clone, commit, push through the git binary).
+# ca-certificates and openssh-client: https:// and ssh:// repository URLs. tini: PID 1 that forwards
+# signals to node and reaps the git processes it spawns.
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends git ca-certificates openssh-client tini \
+ && rm -rf /var/lib/apt/lists/*
+
+ENV NODE_ENV=production \
+    DATA_DIR=/data \
+    PORT=8000
+
+WORKDIR /app
+# Application files stay owned by root (read-only for the server); only /data is writable.
+COPY package.json ./
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# Read at runtime relative to the package root (the directory holding package.json named "glossa"):
+# the language table and the demo repository's files.
+COPY src/modules/languages/data ./src/modules/languages/data
+COPY demo ./demo
+
+RUN mkdir -p /data && chown node:node /data
+VOLUME /data
+
+USER node
+EXPOSE 8000
+
+# Liveness: the API root answers (any status below 500 means the server is up and routing).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8000) + '/api/').then((r) => process.exit(r.status < 500 ? 0 : 1), () => process.exit(1))"]
+
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "dist/main.js"]
