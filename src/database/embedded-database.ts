@@ -25,7 +25,7 @@ function acquireLock(lockPath: string): () => void {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const owner = Number(fs.readFileSync(lockPath, 'utf8').trim());
       if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
-        throw new Error(`The embedded database in ${path.dirname(lockPath)} is in use by process ${owner}.`);
+        throw new Error(`The embedded database in ${path.dirname(lockPath)} is in use by process ${owner}.`, { cause: error });
       }
       // The previous owner died without cleaning up (kill -9): the lock is stale.
       fs.rmSync(lockPath, { force: true });

@@ -19,6 +19,8 @@ export class ApiError extends HttpException {
     readonly headers: Record<string, string> = {},
   ) {
     super({ detail }, status);
+    // HttpException would otherwise derive the message from the class name; logs and tests read it.
+    this.message = detail;
   }
 }
 
