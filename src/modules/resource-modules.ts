@@ -1,6 +1,9 @@
 import { ProjectsModule } from './projects/projects.module';
 import { RootModule } from './root/root.module';
 import { LanguagesModule } from './languages/languages.module';
+import { ComponentsModule } from './components/components.module';
+import { StatisticsModule } from './statistics/statistics.module';
+import { RepositoryModule } from './repository/repository.module';
 
 /** Every resource module of the API; the order is the order of the root listing's routes. */
-export const RESOURCE_MODULES = [RootModule, ProjectsModule, LanguagesModule];
+export const RESOURCE_MODULES = [RootModule, ProjectsModule, LanguagesModule, ComponentsModule, StatisticsModule, RepositoryModule];

@@ -1,0 +1,172 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { rename, stat } from 'node:fs/promises';
+import { QueryFailedError, Repository } from 'typeorm';
+import { ApiValidationError, FieldErrors, permissionDenied } from '../../common/http/api-errors';
+import type { RequestContext } from '../../common/http/request-context';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { FILE_FORMATS } from '../../formats/format.registry';
+import { ComponentTaskScheduler } from '../../sync/component-task.scheduler';
+import { WorkingCopyService } from '../../sync/working-copy.service';
+import { Language } from '../languages/language.entity';
+import type { Project } from '../projects/project.entity';
+import { ProjectsService } from '../projects/projects.service';
+import { COMPONENT_DEFAULTS, ComponentSettingDefaults, DEFAULT_SOURCE_LANGUAGE } from './component-defaults';
+import { Component } from './component.entity';
+import { ComponentWriteMode, ComponentWriteValues, validateComponentWrite } from './component-write.validator';
+import { ComponentsService } from './components.service';
+
+const UNIQUE_VIOLATION = '23505';
+
+/** Settings that decide what the working copy and the scan hold: changing one re-imports the component. */
+const IMPORT_SETTINGS = ['repo', 'push', 'branch', 'filemask', 'template', 'intermediate', 'file_format', 'language_regex'] as const;
+
+/** Everything a write may set, once validated: the wire settings plus name, slug and the four required ones. */
+type ComponentSettings = ComponentSettingDefaults & { name: string; slug: string; repo: string; filemask: string; file_format: string };
+
+/**
+ * Creating (`POST /api/projects/<p>/components/`, weblate-api.md §10.11) and editing (PUT/PATCH, §10.13)
+ * components. Validation follows Weblate's order: permission, serializer fields, source language, then the
+ * model's clean() rules, each of which reports only its first failure. The clone and the parsing of files run
+ * in the background: the response carries `task_url` while the import task runs. Checks Weblate makes
+ * against the repository during validation (file mask matches files, template exists) therefore show up
+ * in the task result instead of a 400.
+ */
+@Injectable()
+export class ComponentWriterService {
+  private readonly logger = new Logger(ComponentWriterService.name);
+
+  constructor(
+    @InjectRepository(Component) private readonly components: Repository<Component>,
+    @InjectRepository(Language) private readonly languages: Repository<Language>,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly projects: ProjectsService,
+    private readonly reader: ComponentsService,
+    private readonly scheduler: ComponentTaskScheduler,
+    private readonly workingCopies: WorkingCopyService,
+  ) {}
+
+  async create(ctx: RequestContext, projectSlug: string, body: unknown): Promise<Component> {
+    const project = await this.projects.getBySlug(projectSlug);
+    if (!ctx.isSuperuser) throw permissionDenied('Can not create components');
+    const values = this.validate(body, 'create');
+    const sourceLanguage = await this.resolveLanguage(values.source_language ?? DEFAULT_SOURCE_LANGUAGE);
+    const settings = { ...COMPONENT_DEFAULTS, ...values } as ComponentSettings;
+    await this.checkModelRules(project, settings, null);
+    const saved = await this.save(
+      this.components.create({ ...toEntityFields(settings), projectId: project.id, sourceLanguageId: sourceLanguage.id }),
+    );
+    try {
+      await this.scheduler.scheduleImport(saved.id);
+    } catch (error) {
+      // A component nobody will ever import would sit there empty: undo the insert and report the failure.
+      await this.components.delete({ id: saved.id });
+      throw error;
+    }
+    return this.reader.getById(saved.id);
+  }
+
+  /** PUT (`replace`: the required fields must be there) and PATCH (`update`); unsent fields keep their values. */
+  async update(ctx: RequestContext, projectSlug: string, componentSlug: string, body: unknown, mode: Exclude<ComponentWriteMode, 'create'>): Promise<Component> {
+    const component = await this.reader.getBySlugs(projectSlug, componentSlug);
+    if (!ctx.isSuperuser) throw permissionDenied('Can not edit component');
+    const values = this.validate(body, mode);
+    if (values.source_language !== undefined && values.source_language !== component.sourceLanguage.code) {
+      // Weblate resolves the language first (400 when unknown), then refuses any change in clean().
+      await this.resolveLanguage(values.source_language);
+      throw new ApiValidationError({ source_language: ['Source language can not be changed, please recreate the component instead.'] });
+    }
+    const current = fromEntity(component);
+    const settings = { ...current, ...values } as ComponentSettings;
+    await this.checkModelRules(component.project, settings, component.id);
+
+    const changed = toEntityFields(values);
+    await this.save(Object.assign(component, changed));
+    if (settings.slug !== current.slug) await this.moveWorkingCopy(component.project.slug, current.slug, settings.slug);
+    if (IMPORT_SETTINGS.some((key) => values[key] !== undefined && values[key] !== current[key])) {
+      await this.scheduler.scheduleImport(component.id);
+    }
+    return this.reader.getById(component.id);
+  }
+
+  private validate(body: unknown, mode: ComponentWriteMode): ComponentWriteValues {
+    const { values, errors } = validateComponentWrite(body, mode, {
+      fileFormats: [...FILE_FORMATS.keys()],
+      allowLocalRepositories: this.config.allowLocalRepositories,
+    });
+    if (Object.keys(errors).length > 0) throw new ApiValidationError(errors);
+    return values;
+  }
+
+  /** The error sits at `source_language.code`, as Weblate reports it (weblate-api.md §6.3). */
+  private async resolveLanguage(code: string): Promise<Language> {
+    const language = await this.languages.findOneBy({ code });
+    if (!language) throw new ApiValidationError({ source_language: { code: ['Language with this language code was not found.'] } });
+    return language;
+  }
+
+  /** Weblate's Component.clean() checks that need no repository (4.x order; the first failure wins). */
+  private async checkModelRules(project: Project, settings: ComponentSettings, componentId: number | null): Promise<void> {
+    if (settings.new_lang === 'url' && project.instructions === '') {
+      throw new ApiValidationError({
+        new_lang: ['Please either fill in an instruction URL or use a different option for adding a new language.'],
+      });
+    }
+    const clash = async (field: 'slug' | 'name', message: string): Promise<FieldErrors | null> => {
+      const other = await this.components.findOneBy({ projectId: project.id, [field]: settings[field] });
+      return other && other.id !== componentId ? { [field]: [message] } : null;
+    };
+    const duplicate =
+      (await clash('slug', 'Component with this URL slug already exists in the project.')) ??
+      (await clash('name', 'Component with this name already exists in the project.'));
+    if (duplicate) throw new ApiValidationError(duplicate);
+    if (settings.suggestion_autoaccept > 0 && !settings.suggestion_voting) {
+      const message = 'Accepting suggestions automatically only works with voting turned on.';
+      throw new ApiValidationError({ suggestion_autoaccept: [message], suggestion_voting: [message] });
+    }
+  }
+
+  /** A concurrent write can still win the race for a slug or name; report it like the up-front check. */
+  private async save(component: Component): Promise<Component> {
+    try {
+      return await this.components.save(component);
+    } catch (error) {
+      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === UNIQUE_VIOLATION) {
+        throw new ApiValidationError({ slug: ['Component with this URL slug already exists in the project.'] });
+      }
+      throw error;
+    }
+  }
+
+  /** The working copy lives at <DATA_DIR>/vcs/<project>/<component>: follow a renamed slug, as Weblate does. */
+  private async moveWorkingCopy(projectSlug: string, from: string, to: string): Promise<void> {
+    const source = this.workingCopies.directory(projectSlug, from);
+    const exists = await stat(source).then(() => true, () => false);
+    if (!exists) return;
+    try {
+      await rename(source, this.workingCopies.directory(projectSlug, to));
+    } catch (error) {
+      // The next import clones afresh into the new place; the old directory is only wasted space.
+      this.logger.warn(`Could not move the working copy of ${projectSlug}/${from}: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** Wire names (snake_case) to entity properties (camelCase): every writable setting maps one to one. */
+function toEntityFields(values: Partial<ComponentSettings>): Partial<Component> {
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (key === 'source_language' || value === undefined) continue;
+    fields[key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())] = value;
+  }
+  return fields as Partial<Component>;
+}
+
+/** The component's current settings under their wire names, for the model rules of an edit. */
+function fromEntity(component: Component): ComponentSettings {
+  const settings: Record<string, unknown> = { name: component.name, slug: component.slug, repo: component.repo, filemask: component.filemask, file_format: component.fileFormat };
+  for (const key of Object.keys(COMPONENT_DEFAULTS)) {
+    settings[key] = (component as unknown as Record<string, unknown>)[key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())];
+  }
+  return settings as unknown as ComponentSettings;
+}

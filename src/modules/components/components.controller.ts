@@ -1,0 +1,67 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put } from '@nestjs/common';
+import { ApiBody, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Ctx, RequestContext } from '../../common/http/request-context';
+import { ApiPaginatedResponse, ApiPagingQuery } from '../../common/openapi/api-paginated-response';
+import { listEnvelope, ListEnvelope } from '../../common/pagination/list-envelope';
+import { parsePageRequest } from '../../common/pagination/page-params';
+import { ComponentResponse, toComponentResponse } from './component.response';
+import { ComponentWriterService } from './component-writer.service';
+import { ComponentsService } from './components.service';
+import { ComponentUpdateDto, ComponentWriteDto } from './dto/component-write.dto';
+
+/** `/api/components/` and `/api/components/<project>/<component>/` (weblate-api.md §5.7). */
+@ApiTags('components')
+@ApiExtraModels(ComponentResponse)
+@Controller('api/components')
+export class ComponentsController {
+  constructor(
+    private readonly components: ComponentsService,
+    private readonly writer: ComponentWriterService,
+  ) {}
+
+  @Get()
+  @ApiPagingQuery()
+  @ApiPaginatedResponse(ComponentResponse)
+  async list(@Ctx() ctx: RequestContext): Promise<ListEnvelope<ComponentResponse>> {
+    const { page, count, items } = await this.components.list(parsePageRequest(ctx.query));
+    return listEnvelope(ctx, page, count, items.map((component) => toComponentResponse(component, ctx.links)));
+  }
+
+  @Get(':project/:component')
+  @ApiOkResponse({ type: ComponentResponse })
+  async detail(@Ctx() ctx: RequestContext, @Param('project') project: string, @Param('component') component: string): Promise<ComponentResponse> {
+    return toComponentResponse(await this.components.getBySlugs(project, component), ctx.links);
+  }
+
+  /** Full update: name, slug, repo, filemask and file_format are required (weblate-api.md §10.13). */
+  @Put(':project/:component')
+  @ApiBody({ type: ComponentWriteDto })
+  @ApiOkResponse({ type: ComponentResponse })
+  async replace(
+    @Ctx() ctx: RequestContext,
+    @Param('project') project: string,
+    @Param('component') component: string,
+    @Body() body: unknown,
+  ): Promise<ComponentResponse> {
+    return toComponentResponse(await this.writer.update(ctx, project, component, body, 'replace'), ctx.links);
+  }
+
+  @Patch(':project/:component')
+  @ApiBody({ type: ComponentUpdateDto })
+  @ApiOkResponse({ type: ComponentResponse })
+  async update(
+    @Ctx() ctx: RequestContext,
+    @Param('project') project: string,
+    @Param('component') component: string,
+    @Body() body: unknown,
+  ): Promise<ComponentResponse> {
+    return toComponentResponse(await this.writer.update(ctx, project, component, body, 'update'), ctx.links);
+  }
+
+  @Delete(':project/:component')
+  @HttpCode(204)
+  @ApiNoContentResponse()
+  async remove(@Ctx() ctx: RequestContext, @Param('project') project: string, @Param('component') component: string): Promise<void> {
+    await this.components.remove(ctx, project, component);
+  }
+}

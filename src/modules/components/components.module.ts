@@ -1,0 +1,25 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { JobsModule } from '../../jobs/jobs.module';
+import { SyncModule } from '../../sync/sync.module';
+import { Language } from '../languages/language.entity';
+import { ProjectsModule } from '../projects/projects.module';
+import { Component } from './component.entity';
+import { ComponentLockController } from './component-lock.controller';
+import { ComponentWriterService } from './component-writer.service';
+import { ComponentsController } from './components.controller';
+import { ComponentsService } from './components.service';
+import { ProjectComponentsController } from './project-components.controller';
+
+/**
+ * Components: list, detail, create, edit, delete, lock and links (weblate-api.md §5.6, §5.7). Creating and
+ * editing schedule the background import of src/sync. JobsModule.forRoot() (global) is registered here
+ * because the application does not register it yet; it belongs in AppModule once the app wires it.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([Component, Language]), ProjectsModule, JobsModule.forRoot(), SyncModule],
+  controllers: [ComponentsController, ProjectComponentsController, ComponentLockController],
+  providers: [ComponentsService, ComponentWriterService],
+  exports: [ComponentsService],
+})
+export class ComponentsModule {}

@@ -1,0 +1,127 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { rm } from 'node:fs/promises';
+import { DataSource, Repository, SelectQueryBuilder } from 'typeorm';
+import { ApiValidationError, notFound, permissionDenied } from '../../common/http/api-errors';
+import type { RequestContext } from '../../common/http/request-context';
+import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
+import { WorkingCopyService } from '../../sync/working-copy.service';
+import { ProjectsService } from '../projects/projects.service';
+import { Component } from './component.entity';
+import { parseDrfBoolean } from './component-write.validator';
+
+/** Weblate's action codes written here (weblate-api.md §8.1). */
+const ACTION_LOCK = 14;
+const ACTION_UNLOCK = 15;
+const ACTION_REMOVE_COMPONENT = 38;
+
+export interface ComponentPage {
+  page: ResolvedPage;
+  count: number;
+  items: Component[];
+}
+
+/** Reading, removing and locking components. Creation and edits are in ComponentWriterService. */
+@Injectable()
+export class ComponentsService {
+  constructor(
+    @InjectRepository(Component) private readonly components: Repository<Component>,
+    private readonly dataSource: DataSource,
+    private readonly projects: ProjectsService,
+    private readonly workingCopies: WorkingCopyService,
+  ) {}
+
+  /** `/api/components/`: ordered by id (weblate-api.md §5.7); one count and one joined page query. */
+  async list(pageRequest: PageRequest): Promise<ComponentPage> {
+    const count = await this.components.count();
+    const page = resolvePage(pageRequest, count);
+    const items = await this.withRelations().orderBy('component.id', 'ASC').offset(page.offset).limit(page.size).getMany();
+    return { page, count, items };
+  }
+
+  /** `/api/projects/<p>/components/`: 404 for an unknown project, then the same paging as the global list. */
+  async listForProject(projectSlug: string, pageRequest: PageRequest): Promise<ComponentPage> {
+    const project = await this.projects.getBySlug(projectSlug);
+    const count = await this.components.countBy({ projectId: project.id });
+    const page = resolvePage(pageRequest, count);
+    const items = await this.withRelations()
+      .where('component.projectId = :projectId', { projectId: project.id })
+      .orderBy('component.id', 'ASC')
+      .offset(page.offset)
+      .limit(page.size)
+      .getMany();
+    return { page, count, items };
+  }
+
+  /** The component at `/api/components/<project>/<component>/` with project and source language, or 404. */
+  async getBySlugs(projectSlug: string, componentSlug: string): Promise<Component> {
+    const component = await this.withRelations()
+      .where('project.slug = :projectSlug AND component.slug = :componentSlug', { projectSlug, componentSlug })
+      .getOne();
+    if (!component) throw notFound();
+    return component;
+  }
+
+  async getById(id: number): Promise<Component> {
+    const component = await this.withRelations().where('component.id = :id', { id }).getOne();
+    if (!component) throw notFound();
+    return component;
+  }
+
+  /**
+   * DELETE (weblate-api.md §10.4): `component.edit`, else 403 `Can not delete component`. Weblate removes in
+   * a background task; here the rows go at once (translations and units cascade, history keeps its rows
+   * with the component reference cleared) and then the working copy. A 38 "Removed component" change with
+   * the slug as target is recorded on the project, as Weblate's removal task does.
+   */
+  async remove(ctx: RequestContext, projectSlug: string, componentSlug: string): Promise<void> {
+    const component = await this.getBySlugs(projectSlug, componentSlug);
+    if (!ctx.isSuperuser) throw permissionDenied('Can not delete component');
+    const directory = this.workingCopies.directory(component.project.slug, component.slug);
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(
+        `INSERT INTO changes (action, project_id, user_id, author_id, target) VALUES ($1, $2, $3, $3, $4)`,
+        [ACTION_REMOVE_COMPONENT, component.projectId, ctx.caller?.id ?? null, component.slug],
+      );
+      await manager.delete(Component, { id: component.id });
+    });
+    await rm(directory, { recursive: true, force: true });
+  }
+
+  /** GET …/lock/ (weblate-api.md §6.11): anyone who can see the component. */
+  async lockState(projectSlug: string, componentSlug: string): Promise<{ locked: boolean }> {
+    const component = await this.getBySlugs(projectSlug, componentSlug);
+    return { locked: component.locked };
+  }
+
+  /**
+   * POST …/lock/ (weblate-api.md §10.6): `component.lock` is checked before the body (plain 403), `lock` is a
+   * required DRF boolean (wlc sends 0/1). A change of state records 14/15; setting the current state again
+   * records nothing, as Weblate's do_lock returns early.
+   */
+  async setLock(ctx: RequestContext, projectSlug: string, componentSlug: string, body: unknown): Promise<{ locked: boolean }> {
+    const component = await this.getBySlugs(projectSlug, componentSlug);
+    if (!ctx.isSuperuser) throw permissionDenied();
+    const raw = body !== null && typeof body === 'object' ? (body as Record<string, unknown>).lock : undefined;
+    if (raw === undefined) throw new ApiValidationError({ lock: ['This field is required.'] });
+    const lock = raw === null ? undefined : parseDrfBoolean(raw);
+    if (lock === undefined) throw new ApiValidationError({ lock: [raw === null ? 'This field may not be null.' : 'Must be a valid boolean.'] });
+    if (lock !== component.locked) {
+      await this.dataSource.transaction(async (manager) => {
+        await manager.update(Component, { id: component.id }, { locked: lock });
+        await manager.query(
+          `INSERT INTO changes (action, project_id, component_id, user_id, target) VALUES ($1, $2, $3, $4, '')`,
+          [lock ? ACTION_LOCK : ACTION_UNLOCK, component.projectId, component.id, ctx.caller?.id ?? null],
+        );
+      });
+    }
+    return { locked: lock };
+  }
+
+  private withRelations(): SelectQueryBuilder<Component> {
+    return this.components
+      .createQueryBuilder('component')
+      .innerJoinAndSelect('component.project', 'project')
+      .innerJoinAndSelect('component.sourceLanguage', 'sourceLanguage');
+  }
+}

@@ -1,0 +1,104 @@
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBody, ApiExtraModels, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Ctx, RequestContext } from '../../common/http/request-context';
+import { pathOf } from '../../common/links/link-builder';
+import {
+  CommitInfoResponse,
+  ProjectRepositoryResponse,
+  RepositoryOperationRequestDto,
+  RepositoryOperationResponse,
+  RepositoryResponse,
+} from './repository.response';
+import { RepositoryService } from './repository.service';
+
+/**
+ * `…/repository/` of projects, components and translations (weblate-api.md §5.6–§5.8, §6.10, §10.5). GET
+ * answers the status with the endpoint's own API URL as `url`; POST runs an operation and answers 200.
+ */
+@ApiTags('repository')
+@ApiExtraModels(CommitInfoResponse)
+@Controller('api')
+export class RepositoryController {
+  constructor(private readonly repository: RepositoryService) {}
+
+  @Get('projects/:project/repository')
+  @ApiOkResponse({ type: ProjectRepositoryResponse })
+  async projectStatus(@Ctx() ctx: RequestContext, @Param('project') project: string): Promise<ProjectRepositoryResponse> {
+    const status = await this.repository.projectStatus(ctx, project);
+    return { ...status, url: ctx.links.api(pathOf('api', 'projects', project, 'repository')) };
+  }
+
+  @Post('projects/:project/repository')
+  @HttpCode(200)
+  @ApiBody({ type: RepositoryOperationRequestDto })
+  @ApiOkResponse({ type: RepositoryOperationResponse })
+  projectOperation(@Ctx() ctx: RequestContext, @Param('project') project: string, @Body() body: unknown): Promise<RepositoryOperationResponse> {
+    return this.repository.operateOnProject(ctx, project, body);
+  }
+
+  @Get('components/:project/:component/repository')
+  @ApiOkResponse({ type: RepositoryResponse })
+  async componentStatus(
+    @Ctx() ctx: RequestContext,
+    @Param('project') project: string,
+    @Param('component') component: string,
+  ): Promise<RepositoryResponse> {
+    const status = await this.repository.componentStatus(ctx, project, component);
+    return toRepositoryResponse(status, ctx.links.api(pathOf('api', 'components', project, component, 'repository')));
+  }
+
+  @Post('components/:project/:component/repository')
+  @HttpCode(200)
+  @ApiBody({ type: RepositoryOperationRequestDto })
+  @ApiOkResponse({ type: RepositoryOperationResponse })
+  componentOperation(
+    @Ctx() ctx: RequestContext,
+    @Param('project') project: string,
+    @Param('component') component: string,
+    @Body() body: unknown,
+  ): Promise<RepositoryOperationResponse> {
+    return this.repository.operateOnComponent(ctx, project, component, body);
+  }
+
+  @Get('translations/:project/:component/:language/repository')
+  @ApiOkResponse({ type: RepositoryResponse })
+  async translationStatus(
+    @Ctx() ctx: RequestContext,
+    @Param('project') project: string,
+    @Param('component') component: string,
+    @Param('language') language: string,
+  ): Promise<RepositoryResponse> {
+    const status = await this.repository.translationStatus(ctx, project, component, language);
+    return toRepositoryResponse(status, ctx.links.api(pathOf('api', 'translations', project, component, language, 'repository')));
+  }
+
+  @Post('translations/:project/:component/:language/repository')
+  @HttpCode(200)
+  @ApiBody({ type: RepositoryOperationRequestDto })
+  @ApiOkResponse({ type: RepositoryOperationResponse })
+  translationOperation(
+    @Ctx() ctx: RequestContext,
+    @Param('project') project: string,
+    @Param('component') component: string,
+    @Param('language') language: string,
+    @Body() body: unknown,
+  ): Promise<RepositoryOperationResponse> {
+    return this.repository.operateOnTranslation(ctx, project, component, language, body);
+  }
+}
+
+/** Weblate 4.x key order: the three flags, `url`, then the component-level details (§6.10). */
+function toRepositoryResponse(
+  status: Omit<RepositoryResponse, 'url'>,
+  url: string,
+): RepositoryResponse {
+  return {
+    needs_commit: status.needs_commit,
+    needs_merge: status.needs_merge,
+    needs_push: status.needs_push,
+    url,
+    remote_commit: status.remote_commit,
+    status: status.status,
+    merge_failure: status.merge_failure,
+  };
+}

@@ -1,0 +1,212 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ApiValidationError, notFound, permissionDenied } from '../../common/http/api-errors';
+import type { RequestContext } from '../../common/http/request-context';
+import { ComponentImportService, type ComponentRepositoryStatus } from '../../sync/component-import.service';
+import { ComponentScanError } from '../../sync/component-scanner';
+import { GitCommandError } from '../../vcs/git-runner';
+import type { Component } from '../components/component.entity';
+import { ComponentsService } from '../components/components.service';
+import { ProjectsService } from '../projects/projects.service';
+import { REPOSITORY_OPERATIONS, RepositoryOperation } from './repository.response';
+
+// The repository endpoints of projects, components and translations (weblate-api.md §10.5). Reading the
+// status needs `meta:vcs.status` and every operation a vcs.* permission; until teams exist only superusers
+// hold them. Weblate raises a plain PermissionDenied there, so the answer is 403 even for anonymous callers
+// (§2.3). A translation works on its component's repository; a project on each of its components.
+//
+// Glossa reads repositories but does not write translations back yet. Operations that would have to write
+// (commit, push, reset, cleanup, file-sync) succeed only when there is truthfully nothing to do, as Weblate
+// answers in that case; otherwise they report `result: false` with the reason in `detail`, which wlc prints.
+
+export interface OperationResult {
+  result: boolean;
+  detail?: string;
+}
+
+/** The object a repository request addresses: its components and, for a translation, the translation. */
+interface RepositoryScope {
+  components: Array<Pick<Component, 'id' | 'name' | 'push'> & { projectName: string }>;
+  translationId: number | null;
+}
+
+const NOT_SUPPORTED = {
+  commit: 'Committing changes to the repository is not supported yet.',
+  push: 'Pushing to the repository is not supported yet.',
+  reset: 'Resetting a repository with local changes is not supported yet.',
+  cleanup: 'Removing untracked files from the repository is not supported yet.',
+  fileSync: 'Writing all strings to the translation files is not supported yet.',
+  fileScan: 'Rescanning needs the pending changes committed first, which is not supported yet.',
+};
+
+@Injectable()
+export class RepositoryService {
+  private readonly logger = new Logger(RepositoryService.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly imports: ComponentImportService,
+    private readonly components: ComponentsService,
+    private readonly projects: ProjectsService,
+  ) {}
+
+  /** Project status: each flag is true when any component needs it (Weblate's Project.needs_commit etc.). */
+  async projectStatus(ctx: RequestContext, projectSlug: string): Promise<Pick<ComponentRepositoryStatus, 'needs_commit' | 'needs_merge' | 'needs_push'>> {
+    const scope = await this.projectScope(projectSlug);
+    assertCanUseRepository(ctx);
+    const flags = { needs_commit: false, needs_merge: false, needs_push: false };
+    for (const component of scope.components) {
+      const status = await this.imports.repositoryStatus(component.id);
+      flags.needs_commit ||= status.needs_commit;
+      flags.needs_merge ||= status.needs_merge;
+      flags.needs_push ||= status.needs_push;
+    }
+    return flags;
+  }
+
+  async componentStatus(ctx: RequestContext, projectSlug: string, componentSlug: string): Promise<ComponentRepositoryStatus> {
+    const scope = await this.componentScope(projectSlug, componentSlug);
+    assertCanUseRepository(ctx);
+    return this.imports.repositoryStatus(scope.components[0].id);
+  }
+
+  /** The component's repository, except `needs_commit`, which is about this translation's own pending strings. */
+  async translationStatus(ctx: RequestContext, projectSlug: string, componentSlug: string, languageCode: string): Promise<ComponentRepositoryStatus> {
+    const scope = await this.translationScope(projectSlug, componentSlug, languageCode);
+    assertCanUseRepository(ctx);
+    const status = await this.imports.repositoryStatus(scope.components[0].id);
+    return { ...status, needs_commit: (await this.pendingUnits(scope)) > 0 };
+  }
+
+  operateOnProject(ctx: RequestContext, projectSlug: string, body: unknown): Promise<OperationResult> {
+    return this.operate(ctx, () => this.projectScope(projectSlug), body);
+  }
+
+  operateOnComponent(ctx: RequestContext, projectSlug: string, componentSlug: string, body: unknown): Promise<OperationResult> {
+    return this.operate(ctx, () => this.componentScope(projectSlug, componentSlug), body);
+  }
+
+  operateOnTranslation(ctx: RequestContext, projectSlug: string, componentSlug: string, languageCode: string, body: unknown): Promise<OperationResult> {
+    return this.operate(ctx, () => this.translationScope(projectSlug, componentSlug, languageCode), body);
+  }
+
+  /** Weblate's order: the object (404), the body (400), then the permission (403). */
+  private async operate(ctx: RequestContext, resolve: () => Promise<RepositoryScope>, body: unknown): Promise<OperationResult> {
+    const scope = await resolve();
+    const operation = parseOperation(body);
+    assertCanUseRepository(ctx);
+    if (operation === 'commit') {
+      // Commit works on the addressed object only (a translation commits its own strings).
+      return (await this.pendingUnits(scope)) === 0 ? { result: true } : { result: false, detail: NOT_SUPPORTED.commit };
+    }
+    let result = true;
+    const details: string[] = [];
+    for (const component of scope.components) {
+      const outcome = await this.runOnComponent(component, operation);
+      result &&= outcome.result;
+      if (outcome.detail) details.push(outcome.detail);
+    }
+    return details.length > 0 ? { result, detail: details.join('\n') } : { result };
+  }
+
+  private async runOnComponent(component: RepositoryScope['components'][number], operation: Exclude<RepositoryOperation, 'commit'>): Promise<OperationResult> {
+    try {
+      switch (operation) {
+        case 'pull':
+          return await this.imports.pullComponent(component.id);
+        case 'push': {
+          // Weblate's do_push: no push URL means push is off; nothing to commit or push means done.
+          if (component.push === '') return { result: false, detail: `Push is disabled for ${component.projectName}/${component.name}.` };
+          const status = await this.imports.repositoryStatus(component.id);
+          return status.needs_commit || status.needs_push ? { result: false, detail: NOT_SUPPORTED.push } : { result: true };
+        }
+        case 'reset': {
+          // With no local commits and no local changes, resetting to upstream is bringing it up to date.
+          const status = await this.imports.repositoryStatus(component.id);
+          if (status.needs_commit || status.needs_push) return { result: false, detail: NOT_SUPPORTED.reset };
+          return await this.imports.pullComponent(component.id);
+        }
+        case 'cleanup': {
+          const status = await this.imports.repositoryStatus(component.id);
+          // GitRepository.status() lists what `git clean` would remove under this heading.
+          return status.status.includes('Possible cleanups:') ? { result: false, detail: NOT_SUPPORTED.cleanup } : { result: true };
+        }
+        case 'file-sync':
+          return { result: false, detail: NOT_SUPPORTED.fileSync };
+        case 'file-scan': {
+          // Weblate commits pending strings first, then re-reads every file (do_file_scan).
+          if ((await this.pendingUnits({ components: [component], translationId: null })) > 0) return { result: false, detail: NOT_SUPPORTED.fileScan };
+          await this.imports.rescanComponent(component.id, { force: true });
+          return { result: true };
+        }
+      }
+    } catch (error) {
+      // Failures of git or of the files are the operation's result, as Weblate reports them; bugs stay 500s.
+      if (error instanceof GitCommandError || error instanceof ComponentScanError || isMissingWorkingCopy(error)) {
+        this.logger.warn(`Repository operation ${operation} on component ${component.id} failed: ${(error as Error).message}`);
+        return { result: false, detail: (error as Error).message };
+      }
+      throw error;
+    }
+  }
+
+  private async projectScope(projectSlug: string): Promise<RepositoryScope> {
+    const project = await this.projects.getBySlug(projectSlug);
+    const components: Array<{ id: number; name: string; push: string }> = await this.dataSource.query(
+      'SELECT id, name, push FROM components WHERE project_id = $1 ORDER BY id',
+      [project.id],
+    );
+    return { components: components.map((c) => ({ ...c, projectName: project.name })), translationId: null };
+  }
+
+  private async componentScope(projectSlug: string, componentSlug: string): Promise<RepositoryScope> {
+    const component = await this.components.getBySlugs(projectSlug, componentSlug);
+    return { components: [{ id: component.id, name: component.name, push: component.push, projectName: component.project.name }], translationId: null };
+  }
+
+  private async translationScope(projectSlug: string, componentSlug: string, languageCode: string): Promise<RepositoryScope> {
+    const rows: Array<{ translationId: number; id: number; name: string; push: string; projectName: string }> = await this.dataSource.query(
+      `SELECT t.id AS "translationId", c.id, c.name, c.push, p.name AS "projectName"
+         FROM translations t JOIN languages l ON l.id = t.language_id
+         JOIN components c ON c.id = t.component_id JOIN projects p ON p.id = c.project_id
+        WHERE p.slug = $1 AND c.slug = $2 AND l.code = $3`,
+      [projectSlug, componentSlug, languageCode],
+    );
+    if (rows.length === 0) throw notFound();
+    const { translationId, ...component } = rows[0];
+    return { components: [component], translationId };
+  }
+
+  /** Strings changed in the database and not yet written to the repository, in the addressed scope. */
+  private async pendingUnits(scope: RepositoryScope): Promise<number> {
+    const [{ pending }] =
+      scope.translationId !== null
+        ? await this.dataSource.query('SELECT count(*)::int AS pending FROM units WHERE translation_id = $1 AND pending', [scope.translationId])
+        : await this.dataSource.query(
+            `SELECT count(*)::int AS pending FROM units u JOIN translations t ON t.id = u.translation_id
+              WHERE t.component_id = ANY($1::int[]) AND u.pending`,
+            [scope.components.map((c) => c.id)],
+          );
+    return pending;
+  }
+}
+
+/** `meta:vcs.status` and the vcs.* permissions: superusers only for now; a plain 403 (§10.5). */
+function assertCanUseRepository(ctx: RequestContext): void {
+  if (!ctx.isSuperuser) throw permissionDenied();
+}
+
+/** RepoRequestSerializer: `operation` is a required choice. */
+function parseOperation(body: unknown): RepositoryOperation {
+  const raw = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).operation : undefined;
+  if (raw === undefined) throw new ApiValidationError({ operation: ['This field is required.'] });
+  if (raw === null) throw new ApiValidationError({ operation: ['This field may not be null.'] });
+  const match = REPOSITORY_OPERATIONS.find((operation) => operation === raw);
+  if (!match) throw new ApiValidationError({ operation: [`"${typeof raw === 'object' ? JSON.stringify(raw) : String(raw)}" is not a valid choice.`] });
+  return match;
+}
+
+/** ComponentImportService.rescanComponent's error for a component that was never cloned. */
+function isMissingWorkingCopy(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('The component has no working copy yet');
+}
