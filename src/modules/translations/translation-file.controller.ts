@@ -1,0 +1,44 @@
+import { Controller, Get, Headers, Param, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Ctx, RequestContext } from '../../common/http/request-context';
+import { TranslationFileService } from './translation-file.service';
+
+/**
+ * The translation file (weblate-api.md §5.8, §10.9; `wlc download P/C/L` fetches `file_url` verbatim,
+ * wlc-client.md §5). Weblate's route also takes POST/PUT uploads (Allow "GET, POST, PUT, HEAD, OPTIONS");
+ * upload is a later issue, so only GET is declared for now and Allow is "GET, HEAD, OPTIONS".
+ */
+@ApiTags('translations')
+@Controller('api/translations/:project/:component/:language/file')
+export class TranslationFileController {
+  constructor(private readonly files: TranslationFileService) {}
+
+  @Get()
+  @ApiProduces('application/json', 'application/octet-stream')
+  @ApiQuery({ name: 'format', required: false, description: 'Only `api` (no conversion) is supported' })
+  @ApiOkResponse({ description: 'The translation file', schema: { type: 'string', format: 'binary' } })
+  async download(
+    @Ctx() ctx: RequestContext,
+    @Param('project') project: string,
+    @Param('component') component: string,
+    @Param('language') language: string,
+    @Headers('if-modified-since') ifModifiedSince: string | undefined,
+    @Res() res: Response,
+  ): Promise<void> {
+    const file = await this.files.download(project, component, language, ctx.query);
+    if (file.lastModified !== null) {
+      res.setHeader('Last-Modified', file.lastModified.toUTCString());
+      const since = ifModifiedSince ? Date.parse(ifModifiedSince) : NaN;
+      if (!Number.isNaN(since) && Math.floor(file.lastModified.getTime() / 1000) * 1000 <= since) {
+        res.status(304).end();
+        return;
+      }
+    }
+    res.status(200);
+    res.setHeader('Content-Type', file.contentType);
+    res.setHeader('Content-Disposition', `attachment; filename=${file.downloadName}`);
+    res.setHeader('Content-Length', String(file.content.length));
+    res.end(file.content);
+  }
+}

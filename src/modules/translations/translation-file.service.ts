@@ -1,0 +1,107 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { readFile, stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import { DataSource } from 'typeorm';
+import { ApiValidationError, notFound } from '../../common/http/api-errors';
+import { formatTimestamp } from '../../common/serialization/timestamp';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import type { PathPart, SerializeEntry, UnitValueType } from '../../formats/format';
+import { getFileFormat } from '../../formats/format.registry';
+import { resolveFileInside, UnsafePathError } from '../../vcs/safe-path';
+import { TranslationLookup, TranslationRef } from './translation-lookup.service';
+
+// GET /api/translations/<p>/<c>/<lang>/file/ (weblate-api.md §10.9): the translation file as stored in the
+// component's working copy, <DATA_DIR>/vcs/<project>/<component>/<filename>.
+
+export interface TranslationFileDownload {
+  content: Buffer;
+  contentType: string;
+  /** Weblate names the download `<project>-<component>-<language><ext>`, not after the real file. */
+  downloadName: string;
+  lastModified: Date | null;
+}
+
+/** `format` values that mean "the file as it is": none, and the `format=api` every emitted link carries. */
+const NO_CONVERSION = new Set(['', 'api']);
+
+const JSON_FORMATS = new Set(['json', 'json-nested']);
+
+@Injectable()
+export class TranslationFileService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly lookup: TranslationLookup,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async download(projectSlug: string, componentSlug: string, languageCode: string, query: Record<string, unknown>): Promise<TranslationFileDownload> {
+    const translation = await this.lookup.translation(projectSlug, componentSlug, languageCode);
+    const format = typeof query.format === 'string' ? query.format : '';
+    // Converting to other formats (Weblate's exporters) is not available, so a `q` filter never applies.
+    if (!NO_CONVERSION.has(format)) throw new ApiValidationError({ format: [`Conversion to ${format} is not supported`] });
+    if (typeof query.q === 'string' && query.q !== '') throw new ApiValidationError({ q: ['Query string is ignored without format'] });
+    if (translation.filename === '') throw notFound('No translation file!');
+    const fileFormat = getFileFormat(translation.component.fileFormat);
+    const extension = path.posix.extname(translation.filename) || '.json';
+    let content: Buffer | null = null;
+    let fileTime: Date | null = null;
+    // Units edited through the API and not yet written back would be missing from the working copy's file;
+    // then the file is rebuilt from the database the way write-back will write it.
+    if (!(await this.hasPendingUnits(translation.id))) {
+      const stored = await this.readWorkingCopyFile(translation);
+      if (stored) ({ content, fileTime } = stored);
+    }
+    if (content === null) {
+      if (!fileFormat) throw notFound('File not found');
+      content = fileFormat.serialize(await this.entries(translation, fileFormat.pathFromContext));
+    }
+    // HTTP dates have whole seconds; the translation's last content change, else the file's modification time.
+    const lastChange = formatTimestamp(translation.lastChange);
+    const lastModified = lastChange !== null ? new Date(`${lastChange.slice(0, 19)}Z`) : fileTime;
+    return {
+      content,
+      contentType: JSON_FORMATS.has(translation.component.fileFormat) ? 'application/json' : 'application/octet-stream',
+      downloadName: `${projectSlug}-${componentSlug}-${translation.languageCode}${extension}`,
+      lastModified,
+    };
+  }
+
+  /** The file from the working copy, or null when the component was never cloned or the file is missing. */
+  private async readWorkingCopyFile(translation: TranslationRef): Promise<{ content: Buffer; fileTime: Date } | null> {
+    const { projectSlug, slug } = translation.component;
+    if ([projectSlug, slug].some((s) => s === '.' || s === '..' || /[/\\\u0000]/.test(s))) return null;
+    const root = path.join(this.config.dataDir, 'vcs', projectSlug, slug);
+    try {
+      // Refuses traversal, symlinks leaving the working copy and anything under .git (src/vcs/safe-path.ts).
+      const file = await resolveFileInside(root, translation.filename);
+      const [content, info] = await Promise.all([readFile(file), stat(file)]);
+      return { content, fileTime: info.mtime };
+    } catch (error) {
+      if (error instanceof UnsafePathError) throw notFound('File not found');
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
+      throw error;
+    }
+  }
+
+  private async hasPendingUnits(translationId: number): Promise<boolean> {
+    const [{ pending }]: Array<{ pending: boolean }> = await this.dataSource.query(
+      'SELECT EXISTS (SELECT 1 FROM units WHERE translation_id = $1 AND pending) AS pending',
+      [translationId],
+    );
+    return pending;
+  }
+
+  /** Translated (non-empty) units in position order, where they sit in the file (languages-formats-hashing.md §2.2). */
+  private async entries(translation: TranslationRef, pathFromContext: (context: string) => PathPart[]): Promise<SerializeEntry[]> {
+    const rows: Array<{ context: string; target: string; file_location: { path?: PathPart[]; valueType?: UnitValueType } | null }> =
+      await this.dataSource.query(
+        `SELECT context, target, file_location FROM units WHERE translation_id = $1 AND target <> '' ORDER BY position, id`,
+        [translation.id],
+      );
+    return rows.map((row) => ({
+      path: row.file_location?.path ?? pathFromContext(row.context),
+      valueType: row.file_location?.valueType ?? 'string',
+      target: row.target,
+    }));
+  }
+}

@@ -1,0 +1,59 @@
+import type { EntityManager } from 'typeorm';
+
+// Keeps the statistics columns of translations current after the API changes units: one aggregate UPDATE for
+// every translation touched, in the transaction that changed the units (architecture.md: statistics are
+// maintained as data changes, never recomputed per request). Counters follow weblate-api.md §11.1:
+// translated = state >= 20 (read-only 100 included), fuzzy = 10–12, approved = 30, readonly = 100.
+// (src/sync keeps the same columns after a file scan with the same rules.)
+
+export interface ContentChange {
+  /** The author of the content change: becomes last_author, and last_change becomes now. */
+  authorId: number;
+}
+
+export async function refreshTranslationStatistics(
+  manager: EntityManager,
+  translationIds: readonly number[],
+  contentChange?: ContentChange,
+): Promise<void> {
+  if (translationIds.length === 0) return;
+  await manager.query(
+    `UPDATE translations t SET
+        total = s.total, total_words = s.total_words, total_chars = s.total_chars,
+        translated = s.translated, translated_words = s.translated_words, translated_chars = s.translated_chars,
+        fuzzy = s.fuzzy, fuzzy_words = s.fuzzy_words, fuzzy_chars = s.fuzzy_chars,
+        approved = s.approved, approved_words = s.approved_words, approved_chars = s.approved_chars,
+        readonly = s.readonly, readonly_words = s.readonly_words, readonly_chars = s.readonly_chars,
+        failing_checks = s.failing_checks, failing_checks_words = s.failing_checks_words,
+        have_suggestion = s.have_suggestion, have_comment = s.have_comment,
+        last_change = CASE WHEN $2::int IS NULL THEN t.last_change ELSE clock_timestamp() END,
+        last_author_id = COALESCE($2::int, t.last_author_id)
+       FROM (
+         SELECT ids.id,
+                count(u.id) AS total,
+                coalesce(sum(u.num_words), 0) AS total_words,
+                coalesce(sum(u.num_chars), 0) AS total_chars,
+                count(u.id) FILTER (WHERE u.state >= 20) AS translated,
+                coalesce(sum(u.num_words) FILTER (WHERE u.state >= 20), 0) AS translated_words,
+                coalesce(sum(u.num_chars) FILTER (WHERE u.state >= 20), 0) AS translated_chars,
+                count(u.id) FILTER (WHERE u.state BETWEEN 10 AND 12) AS fuzzy,
+                coalesce(sum(u.num_words) FILTER (WHERE u.state BETWEEN 10 AND 12), 0) AS fuzzy_words,
+                coalesce(sum(u.num_chars) FILTER (WHERE u.state BETWEEN 10 AND 12), 0) AS fuzzy_chars,
+                count(u.id) FILTER (WHERE u.state = 30) AS approved,
+                coalesce(sum(u.num_words) FILTER (WHERE u.state = 30), 0) AS approved_words,
+                coalesce(sum(u.num_chars) FILTER (WHERE u.state = 30), 0) AS approved_chars,
+                count(u.id) FILTER (WHERE u.state = 100) AS readonly,
+                coalesce(sum(u.num_words) FILTER (WHERE u.state = 100), 0) AS readonly_words,
+                coalesce(sum(u.num_chars) FILTER (WHERE u.state = 100), 0) AS readonly_chars,
+                count(u.id) FILTER (WHERE u.has_failing_check) AS failing_checks,
+                coalesce(sum(u.num_words) FILTER (WHERE u.has_failing_check), 0) AS failing_checks_words,
+                count(u.id) FILTER (WHERE u.has_suggestion) AS have_suggestion,
+                count(u.id) FILTER (WHERE u.has_comment) AS have_comment
+           FROM unnest($1::int[]) AS ids(id)
+           LEFT JOIN units u ON u.translation_id = ids.id
+          GROUP BY ids.id
+       ) s
+      WHERE t.id = s.id`,
+    [translationIds, contentChange?.authorId ?? null],
+  );
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { TranslationFileController } from './translation-file.controller';
+import { TranslationFileService } from './translation-file.service';
+import { TranslationLookup } from './translation-lookup.service';
+import { TranslationsController } from './translations.controller';
+import { TranslationsService } from './translations.service';
+
+/** Translations and their file; exports the path lookup the units and changes modules address them with. */
+@Module({
+  controllers: [TranslationsController, TranslationFileController],
+  providers: [TranslationLookup, TranslationsService, TranslationFileService],
+  exports: [TranslationLookup],
+})
+export class TranslationsModule {}
