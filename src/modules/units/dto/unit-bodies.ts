@@ -1,0 +1,105 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiValidationError } from '../../../common/http/api-errors';
+
+// Request bodies of the unit writes, read the way DRF's serializers read them (weblate-api.md §10.1, §10.2):
+// unknown keys are ignored, list fields must be JSON lists, `state` accepts an integer or its string form.
+// They are parsed by hand rather than with class-validator because DRF's messages and the "present but
+// empty" distinctions (PATCH needs both target and state) are part of the contract.
+
+/** Unit states a client may name (4.x choices, weblate-api.md §8.2); 100 passes here and is refused later. */
+const STATE_CHOICES = new Set([0, 10, 20, 30, 100]);
+
+/** PUT/PATCH `/api/units/<id>/` (UnitWriteSerializer). */
+export class UnitWriteBody {
+  @ApiPropertyOptional({ type: [String] }) target?: string[];
+  @ApiPropertyOptional({ enum: [0, 10, 20, 30] }) state?: number;
+  @ApiPropertyOptional() explanation?: string;
+  @ApiPropertyOptional() extra_flags?: string;
+  @ApiPropertyOptional({ type: [Number], description: 'Label ids' }) labels?: number[];
+}
+
+/** POST `/api/translations/<p>/<c>/<source language>/units/` of a monolingual component (§10.1). */
+export class NewMonolingualUnitBody {
+  @ApiProperty({ description: 'Key of the new string (JSON keys joined with dots)' }) key: string;
+  @ApiProperty({ type: [String], description: 'Source text, one element (no plurals in JSON)' }) value: string[];
+  @ApiPropertyOptional({ enum: [0, 10, 20, 30] }) state?: number;
+}
+
+type Errors = Record<string, string[]>;
+
+function asObject(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    const type = Array.isArray(body) ? 'list' : typeof body === 'string' ? 'str' : typeof body;
+    throw new ApiValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${type}.`] });
+  }
+  return body as Record<string, unknown>;
+}
+
+function stringList(value: unknown, field: string, errors: Errors): string[] | undefined {
+  if (!Array.isArray(value)) {
+    const type = typeof value === 'string' ? 'str' : value === null ? 'NoneType' : typeof value;
+    errors[field] = [`Expected a list of items but got type "${type}".`];
+    return undefined;
+  }
+  if (value.some((item) => typeof item !== 'string')) {
+    errors[field] = ['Not a valid string.'];
+    return undefined;
+  }
+  return value as string[];
+}
+
+function stateChoice(value: unknown, errors: Errors): number | undefined {
+  const number = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(number) || !STATE_CHOICES.has(number)) {
+    errors.state = [`"${String(value)}" is not a valid choice.`];
+    return undefined;
+  }
+  return number;
+}
+
+function text(value: unknown, field: string, errors: Errors): string | undefined {
+  if (typeof value !== 'string') {
+    errors[field] = ['Not a valid string.'];
+    return undefined;
+  }
+  return value;
+}
+
+export function parseUnitWriteBody(body: unknown): UnitWriteBody {
+  const data = asObject(body);
+  const errors: Errors = {};
+  const parsed: UnitWriteBody = {};
+  if ('target' in data) parsed.target = stringList(data.target, 'target', errors);
+  if ('state' in data) parsed.state = stateChoice(data.state, errors);
+  if ('explanation' in data) parsed.explanation = text(data.explanation, 'explanation', errors);
+  if ('extra_flags' in data) parsed.extra_flags = text(data.extra_flags, 'extra_flags', errors);
+  if ('labels' in data) {
+    if (!Array.isArray(data.labels)) errors.labels = [`Expected a list of items but got type "${typeof data.labels}".`];
+    // Glossa has no labels yet (weblate-api.md §6.5: labels are empty in the spec), so any id is unknown.
+    else if (data.labels.length > 0) errors.labels = [`Invalid pk "${String(data.labels[0])}" - object does not exist.`];
+    else parsed.labels = [];
+  }
+  if (Object.keys(errors).length > 0) throw new ApiValidationError(errors);
+  return parsed;
+}
+
+export function parseNewMonolingualUnitBody(body: unknown): NewMonolingualUnitBody {
+  const data = asObject(body);
+  const errors: Errors = {};
+  let key: string | undefined;
+  let value: string[] | undefined;
+  let state: number | undefined;
+  if (!('key' in data)) errors.key = ['This field is required.'];
+  else if (typeof data.key !== 'string') errors.key = ['Not a valid string.'];
+  else if (data.key.trim() === '') errors.key = ['This field may not be blank.'];
+  else key = data.key;
+  if (!('value' in data)) errors.value = ['This field is required.'];
+  else value = stringList(data.value, 'value', errors);
+  if (value !== undefined && value.length === 0) errors.value = ['This list may not be empty.'];
+  else if (value !== undefined && value.some((form) => form === '')) errors.value = ['This field may not be blank.'];
+  if ('state' in data) state = stateChoice(data.state, errors);
+  // 100 is not a choice when adding (§10.1).
+  if (state === 100) errors.state = ['"100" is not a valid choice.'];
+  if (Object.keys(errors).length > 0) throw new ApiValidationError(errors);
+  return { key: key!, value: value!, state };
+}

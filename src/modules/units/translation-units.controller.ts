@@ -1,0 +1,51 @@
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBody, ApiExtraModels, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Ctx, RequestContext } from '../../common/http/request-context';
+import { ApiPaginatedResponse, ApiPagingQuery } from '../../common/openapi/api-paginated-response';
+import { listEnvelope, ListEnvelope } from '../../common/pagination/list-envelope';
+import { parsePageRequest } from '../../common/pagination/page-params';
+import { NewMonolingualUnitBody } from './dto/unit-bodies';
+import { UnitAddService } from './unit-add.service';
+import { toUnitResponse, UnitResponse } from './unit.response';
+import { UnitsReadService } from './units-read.service';
+
+/** The units of one translation (weblate-api.md §5.8): list and add a string. */
+@ApiTags('units')
+@ApiExtraModels(UnitResponse)
+@Controller('api/translations/:project/:component/:language/units')
+export class TranslationUnitsController {
+  constructor(
+    private readonly units: UnitsReadService,
+    private readonly adder: UnitAddService,
+  ) {}
+
+  @Get()
+  @ApiPagingQuery()
+  @ApiQuery({ name: 'q', required: false, description: 'Search query (a subset of Weblate\'s search language)' })
+  @ApiPaginatedResponse(UnitResponse)
+  async list(
+    @Ctx() ctx: RequestContext,
+    @Param('project') project: string,
+    @Param('component') component: string,
+    @Param('language') language: string,
+  ): Promise<ListEnvelope<UnitResponse>> {
+    const { page, count, rows } = await this.units.listForTranslation(project, component, language, ctx.query, parsePageRequest(ctx.query));
+    return listEnvelope(ctx, page, count, rows.map((row) => toUnitResponse(row, ctx.links)));
+  }
+
+  /** Weblate answers 200 (not 201) with the new unit (weblate-api.md §10.1). */
+  @Post()
+  @HttpCode(200)
+  @ApiBody({ type: NewMonolingualUnitBody })
+  @ApiOkResponse({ type: UnitResponse })
+  async add(
+    @Ctx() ctx: RequestContext,
+    @Param('project') project: string,
+    @Param('component') component: string,
+    @Param('language') language: string,
+    @Body() body: unknown,
+  ): Promise<UnitResponse> {
+    const id = await this.adder.add(ctx, project, component, language, body);
+    return toUnitResponse(await this.units.get(id), ctx.links);
+  }
+}

@@ -1,0 +1,204 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { ApiValidationError, badRequest, notFound, permissionDenied } from '../../common/http/api-errors';
+import type { RequestContext } from '../../common/http/request-context';
+import { PLURAL_SEPARATOR } from '../../common/text/word-count';
+import {
+  ACTION_APPROVE,
+  ACTION_CHANGE,
+  ACTION_COMPLETE,
+  ACTION_MARKED_EDIT,
+  ACTION_NEW,
+  ACTION_NEW_CONTRIBUTOR,
+  ACTION_STRING_REMOVE,
+} from '../changes/change-actions';
+import { ChangeRecord, recordChanges } from '../changes/change-recorder';
+import { refreshTranslationStatistics } from '../translations/translation-statistics';
+import { parseUnitWriteBody, UnitWriteBody } from './dto/unit-bodies';
+import { UnitWriteResponse, splitPlurals } from './unit.response';
+import { parseUnitId } from './units-read.service';
+import { checkManageUnits } from './unit-rules';
+
+/** What the write rules need about a unit, its translation and its component (one joined query). */
+interface EditableUnit {
+  id: string;
+  translation_id: number;
+  id_hash: string;
+  source: string;
+  target: string;
+  state: number;
+  explanation: string;
+  extra_flags: string;
+  context: string;
+  is_source: boolean;
+  language_id: number;
+  component_id: number;
+  project_id: number;
+  plural_number: number;
+  template: string;
+  manage_units: boolean;
+  edit_template: boolean;
+  translated: number;
+  total: number;
+}
+
+/** States a translation edit may set (weblate-api.md §10.2, 4.x). */
+const SETTABLE_STATES = new Set([0, 10, 20, 30]);
+
+/**
+ * The change action an edit records (Weblate 4.x `Unit.generate_change`, weblate-api.md §10.2): needs
+ * editing → 37; from a non-empty state → 36 when approving, else 2; from empty → 36 when approving, else 5.
+ */
+export function editAction(oldState: number, newState: number): number {
+  if (newState === 10) return ACTION_MARKED_EDIT;
+  if (newState === 30) return ACTION_APPROVE;
+  return oldState >= 10 ? ACTION_CHANGE : ACTION_NEW;
+}
+
+@Injectable()
+export class UnitEditService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** PUT and PATCH (weblate-api.md §10.2); both take any subset and answer with the write representation. */
+  async update(ctx: RequestContext, id: string, body: unknown): Promise<UnitWriteResponse> {
+    const unit = await this.load(this.dataSource.manager, id);
+    const data = parseUnitWriteBody(body);
+    const doTranslate = data.target !== undefined || data.state !== undefined;
+    const doSource = data.explanation !== undefined || data.extra_flags !== undefined || data.labels !== undefined;
+    if (doSource && (!unit.is_source || !ctx.isSuperuser)) {
+      throw permissionDenied('Source strings properties can be set only on source strings');
+    }
+    if (doTranslate) this.checkTranslation(ctx, unit, data);
+    await this.dataSource.transaction(async (manager) => {
+      if (doSource) {
+        await manager.query('UPDATE units SET explanation = $2, extra_flags = $3 WHERE id = $1', [
+          unit.id,
+          data.explanation ?? unit.explanation,
+          data.extra_flags ?? unit.extra_flags,
+        ]);
+      }
+      if (doTranslate) await this.translate(manager, ctx.caller!.id, unit, data.target!.join(PLURAL_SEPARATOR), data.state!);
+    });
+    const [current]: Array<{ target: string; state: number; explanation: string; extra_flags: string }> = await this.dataSource.query(
+      'SELECT target, state, explanation, extra_flags FROM units WHERE id = $1',
+      [unit.id],
+    );
+    return { target: splitPlurals(current.target), state: current.state, explanation: current.explanation, extra_flags: current.extra_flags, labels: [] };
+  }
+
+  /**
+   * DELETE (weblate-api.md §10.2): a source string disappears from every translation of the component, the
+   * following positions move up, and 63 "Removed string" is recorded per translation. Rewriting the files in
+   * the repository belongs to the write-back layer, a later issue.
+   */
+  async remove(ctx: RequestContext, id: string): Promise<void> {
+    const unit = await this.load(this.dataSource.manager, id);
+    checkManageUnits({ isSource: unit.is_source, template: unit.template, manageUnits: unit.manage_units, editTemplate: unit.edit_template });
+    if (!ctx.isSuperuser) throw permissionDenied('Can not remove string');
+    const callerId = ctx.caller!.id;
+    await this.dataSource.transaction(async (manager) => {
+      // TypeORM answers a DELETE with [rows, affected count].
+      const [removed]: [Array<{ translation_id: number; position: number; target: string; source: string; context: string; language_id: number }>, number] =
+        await manager.query(
+          `DELETE FROM units u USING translations t
+            WHERE t.id = u.translation_id AND t.component_id = $1 AND (u.id = $2 OR ($3 AND u.id_hash = $4))
+           RETURNING u.translation_id, u.position, u.target, u.source, u.context, t.language_id`,
+          [unit.component_id, unit.id, unit.is_source, unit.id_hash],
+        );
+      await manager.query(
+        `UPDATE units u SET position = u.position - 1
+           FROM unnest($1::int[], $2::int[]) AS d(translation_id, position)
+          WHERE u.translation_id = d.translation_id AND u.position > d.position`,
+        [removed.map((r) => r.translation_id), removed.map((r) => r.position)],
+      );
+      await recordChanges(
+        manager,
+        removed.map((r) => ({
+          action: ACTION_STRING_REMOVE,
+          projectId: unit.project_id,
+          componentId: unit.component_id,
+          translationId: r.translation_id,
+          languageId: r.language_id,
+          unitId: null,
+          userId: callerId,
+          authorId: callerId,
+          target: r.target,
+          details: { source: r.source, target: r.target, context: r.context },
+        })),
+      );
+      await refreshTranslationStatistics(manager, [...new Set(removed.map((r) => r.translation_id))]);
+    });
+  }
+
+  /** The checks of §10.2 in Weblate's order; 4.x reports view-level problems as `{"detail": ...}`. */
+  private checkTranslation(ctx: RequestContext, unit: EditableUnit, data: UnitWriteBody): void {
+    const target = data.target;
+    const expectedForms = unit.source.includes(PLURAL_SEPARATOR) ? unit.plural_number : 1;
+    if (target !== undefined && target.length > 0 && target.length !== expectedForms) {
+      throw new ApiValidationError({ target: ['Number of plurals does not match'] });
+    }
+    if (unit.state === 100) throw permissionDenied('The string is read-only.');
+    if (target === undefined || target.length === 0 || data.state === undefined) {
+      throw badRequest('Please provide both state and target for a partial update');
+    }
+    if (!SETTABLE_STATES.has(data.state)) throw badRequest('Invalid state');
+    const hasText = target.some((form) => form !== '');
+    if (data.state === 0 && hasText) throw badRequest('Can not use empty state with non empty target');
+    if (data.state !== 0 && !hasText) throw badRequest('Can not use non empty state with empty target');
+    if (!ctx.isSuperuser) throw permissionDenied();
+  }
+
+  /** Stores the edit, marks it pending for write-back and records the history (§10.2). */
+  private async translate(manager: EntityManager, userId: number, unit: EditableUnit, target: string, state: number): Promise<void> {
+    // Identical target and state: nothing changes and nothing is recorded.
+    if (target === unit.target && state === unit.state) return;
+    await manager.query('UPDATE units SET target = $2, state = $3, pending = true WHERE id = $1', [unit.id, target, state]);
+    const scope = {
+      projectId: unit.project_id,
+      componentId: unit.component_id,
+      translationId: unit.translation_id,
+      languageId: unit.language_id,
+      userId,
+      authorId: userId,
+    };
+    const [{ contributed }]: Array<{ contributed: boolean }> = await manager.query(
+      'SELECT EXISTS (SELECT 1 FROM changes WHERE translation_id = $1 AND user_id = $2) AS contributed',
+      [unit.translation_id, userId],
+    );
+    const records: ChangeRecord[] = [];
+    if (!contributed) records.push({ ...scope, action: ACTION_NEW_CONTRIBUTOR, unitId: unit.id, target: '' });
+    records.push({
+      ...scope,
+      action: editAction(unit.state, state),
+      unitId: unit.id,
+      target,
+      old: unit.target,
+      details: { state, old_state: unit.state, source: unit.source, context: unit.context },
+    });
+    await recordChanges(manager, records);
+    await refreshTranslationStatistics(manager, [unit.translation_id], { authorId: userId });
+    // 1 "Translation completed" when this edit completed the translation.
+    const [after]: Array<{ translated: number; total: number }> = await manager.query('SELECT translated, total FROM translations WHERE id = $1', [
+      unit.translation_id,
+    ]);
+    if (after.translated === after.total && unit.translated < unit.total) {
+      await recordChanges(manager, [{ ...scope, action: ACTION_COMPLETE, unitId: null, target: '' }]);
+    }
+  }
+
+  private async load(manager: EntityManager, id: string): Promise<EditableUnit> {
+    const rows: EditableUnit[] = await manager.query(
+      `SELECT u.id, u.translation_id, u.id_hash, u.source, u.target, u.state, u.explanation, u.extra_flags, u.context,
+              t.is_source, t.language_id, t.component_id, c.project_id, l.plural_number, c.template, c.manage_units,
+              c.edit_template, t.translated, t.total
+         FROM units u
+         JOIN translations t ON t.id = u.translation_id
+         JOIN components c ON c.id = t.component_id
+         JOIN languages l ON l.id = t.language_id
+        WHERE u.id = $1`,
+      [parseUnitId(id)],
+    );
+    if (rows.length === 0) throw notFound();
+    return rows[0];
+  }
+}

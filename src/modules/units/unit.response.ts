@@ -1,0 +1,131 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { hashToChecksum } from '../../common/hashing/weblate-hash';
+import type { LinkBuilder } from '../../common/links/link-builder';
+import { pathOf } from '../../common/links/link-builder';
+import { formatTimestamp } from '../../common/serialization/timestamp';
+import { PLURAL_SEPARATOR } from '../../common/text/word-count';
+
+/** A unit on the wire, fields in the spec's order (api-spec.md "Unit"; the spec's order wins over §6.5). */
+export class UnitResponse {
+  @ApiProperty() id: number;
+  @ApiProperty({ description: 'API URL of the owning translation' }) translation: string;
+  @ApiProperty({ type: [String], description: 'One element per plural form' }) source: string[];
+  @ApiProperty() previous_source: string;
+  @ApiProperty({ type: [String] }) target: string[];
+  @ApiProperty({ type: 'integer', format: 'int64', description: 'Signed 64-bit hash (weblate-api.md §9.2)' }) id_hash: bigint;
+  @ApiProperty({ type: 'integer', format: 'int64', description: 'Signed 64-bit hash (weblate-api.md §9.3)' }) content_hash: bigint;
+  @ApiProperty() location: string;
+  @ApiProperty({ description: 'Key of the string (JSON keys joined with dots)' }) context: string;
+  @ApiProperty() note: string;
+  @ApiProperty() flags: string;
+  @ApiProperty() extra_flags: string;
+  @ApiProperty() explanation: string;
+  @ApiProperty({ type: [Object] }) labels: unknown[];
+  @ApiProperty({ description: '0 empty, 10 needs editing, 20 translated, 30 approved, 100 read-only' }) state: number;
+  @ApiProperty() fuzzy: boolean;
+  @ApiProperty() translated: boolean;
+  @ApiProperty() approved: boolean;
+  @ApiProperty() pending: boolean;
+  @ApiProperty({ description: '1-based position in the translation' }) position: number;
+  @ApiProperty() has_suggestion: boolean;
+  @ApiProperty() has_comment: boolean;
+  @ApiProperty() has_failing_check: boolean;
+  @ApiProperty() num_words: number;
+  @ApiProperty({ description: 'API URL of the source-language unit' }) source_unit: string;
+  @ApiProperty() priority: number;
+  @ApiProperty({ description: 'Translation page addressed by checksum' }) web_url: string;
+  @ApiProperty() url: string;
+  @ApiProperty({ description: 'ISO 8601 UTC with microseconds' }) timestamp: string;
+}
+
+/** The write representation PUT/PATCH answer with (weblate-api.md §6.5, §10.2). */
+export class UnitWriteResponse {
+  @ApiProperty({ type: [String] }) target: string[];
+  @ApiProperty() state: number;
+  @ApiProperty() explanation: string;
+  @ApiProperty() extra_flags: string;
+  @ApiProperty({ type: [Number] }) labels: number[];
+}
+
+/** One row of UNIT_SELECT: the unit plus the slugs its links need, joined in the same query. */
+export interface UnitRow {
+  id: string;
+  translation_id: number;
+  source_unit_id: string | null;
+  id_hash: string;
+  content_hash: string;
+  source: string;
+  previous_source: string;
+  target: string;
+  location: string;
+  context: string;
+  note: string;
+  flags: string;
+  extra_flags: string;
+  explanation: string;
+  state: number;
+  position: number;
+  num_words: number;
+  priority: number;
+  pending: boolean;
+  has_suggestion: boolean;
+  has_comment: boolean;
+  has_failing_check: boolean;
+  timestamp: string;
+  project_slug: string;
+  component_slug: string;
+  language_code: string;
+}
+
+/** Units with their translation, component, project and language, so no item needs another query. */
+export const UNIT_SELECT = `
+  SELECT u.id, u.translation_id, u.source_unit_id, u.id_hash, u.content_hash, u.source, u.previous_source, u.target,
+         u.location, u.context, u.note, u.flags, u.extra_flags, u.explanation, u.state, u.position, u.num_words,
+         u.priority, u.pending, u.has_suggestion, u.has_comment, u.has_failing_check, u.timestamp,
+         p.slug AS project_slug, c.slug AS component_slug, l.code AS language_code
+    FROM units u
+    JOIN translations t ON t.id = u.translation_id
+    JOIN components c ON c.id = t.component_id
+    JOIN projects p ON p.id = c.project_id
+    JOIN languages l ON l.id = t.language_id`;
+
+/** Plural forms as the API shows them (weblate-api.md §9.5): `""` is `[""]`. */
+export const splitPlurals = (text: string): string[] => text.split(PLURAL_SEPARATOR);
+
+export function toUnitResponse(row: UnitRow, links: LinkBuilder): UnitResponse {
+  const idHash = BigInt(row.id_hash);
+  const state = row.state;
+  return {
+    id: Number(row.id),
+    translation: links.api(pathOf('api', 'translations', row.project_slug, row.component_slug, row.language_code)),
+    source: splitPlurals(row.source),
+    previous_source: row.previous_source,
+    target: splitPlurals(row.target),
+    id_hash: idHash,
+    content_hash: BigInt(row.content_hash),
+    location: row.location,
+    context: row.context,
+    note: row.note,
+    flags: row.flags,
+    extra_flags: row.extra_flags,
+    explanation: row.explanation,
+    labels: [],
+    state,
+    // §9.10: fuzzy covers 10–12, translated includes read-only (100), approved is exactly 30.
+    fuzzy: state >= 10 && state <= 12,
+    translated: state >= 20,
+    approved: state === 30,
+    pending: row.pending,
+    position: row.position,
+    has_suggestion: row.has_suggestion,
+    has_comment: row.has_comment,
+    has_failing_check: row.has_failing_check,
+    num_words: row.num_words,
+    // Source units are their own source unit (§6.5).
+    source_unit: links.api(pathOf('api', 'units', row.source_unit_id ?? row.id)),
+    priority: row.priority,
+    web_url: `${links.web(pathOf('translate', row.project_slug, row.component_slug, row.language_code))}?checksum=${hashToChecksum(idHash)}`,
+    url: links.api(pathOf('api', 'units', row.id)),
+    timestamp: formatTimestamp(row.timestamp)!,
+  };
+}

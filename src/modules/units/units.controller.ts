@@ -1,0 +1,59 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put } from '@nestjs/common';
+import { ApiBody, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Ctx, RequestContext } from '../../common/http/request-context';
+import { ApiPaginatedResponse } from '../../common/openapi/api-paginated-response';
+import { listEnvelope, ListEnvelope } from '../../common/pagination/list-envelope';
+import { LARGE_PAGINATION, parsePageRequest } from '../../common/pagination/page-params';
+import { UnitWriteBody } from './dto/unit-bodies';
+import { UnitEditService } from './unit-edit.service';
+import { toUnitResponse, UnitResponse, UnitWriteResponse } from './unit.response';
+import { UnitsReadService } from './units-read.service';
+
+/** `/api/units/` (weblate-api.md §5.9). */
+@ApiTags('units')
+@ApiExtraModels(UnitResponse)
+@Controller('api/units')
+export class UnitsController {
+  constructor(
+    private readonly units: UnitsReadService,
+    private readonly editor: UnitEditService,
+  ) {}
+
+  /** LargePagination: 200 per page by default, at most 10000 (weblate-api.md §3). */
+  @Get()
+  @ApiQuery({ name: 'page', required: false, description: '1-based page number or `last`', schema: { type: 'string' } })
+  @ApiQuery({ name: 'page_size', required: false, description: 'Items per page (default 200, max 10000)', schema: { type: 'integer' } })
+  @ApiQuery({ name: 'q', required: false, description: 'Search query (a subset of Weblate\'s search language)' })
+  @ApiPaginatedResponse(UnitResponse)
+  async list(@Ctx() ctx: RequestContext): Promise<ListEnvelope<UnitResponse>> {
+    const { page, count, rows } = await this.units.listAll(ctx.query, parsePageRequest(ctx.query, LARGE_PAGINATION));
+    return listEnvelope(ctx, page, count, rows.map((row) => toUnitResponse(row, ctx.links)));
+  }
+
+  @Get(':id')
+  @ApiOkResponse({ type: UnitResponse })
+  async detail(@Ctx() ctx: RequestContext, @Param('id') id: string): Promise<UnitResponse> {
+    return toUnitResponse(await this.units.get(id), ctx.links);
+  }
+
+  @Put(':id')
+  @ApiBody({ type: UnitWriteBody })
+  @ApiOkResponse({ type: UnitWriteResponse })
+  async replace(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() body: unknown): Promise<UnitWriteResponse> {
+    return this.editor.update(ctx, id, body);
+  }
+
+  @Patch(':id')
+  @ApiBody({ type: UnitWriteBody })
+  @ApiOkResponse({ type: UnitWriteResponse })
+  async update(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() body: unknown): Promise<UnitWriteResponse> {
+    return this.editor.update(ctx, id, body);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiNoContentResponse()
+  async remove(@Ctx() ctx: RequestContext, @Param('id') id: string): Promise<void> {
+    await this.editor.remove(ctx, id);
+  }
+}
