@@ -4,6 +4,8 @@ import { LanguagesModule } from './languages/languages.module';
 import { ComponentsModule } from './components/components.module';
 import { StatisticsModule } from './statistics/statistics.module';
 import { RepositoryModule } from './repository/repository.module';
+import { UsersModule } from './users/users.module';
+import { TasksModule } from './tasks/tasks.module';
 
 /** Every resource module of the API; the order is the order of the root listing's routes. */
-export const RESOURCE_MODULES = [RootModule, ProjectsModule, LanguagesModule, ComponentsModule, StatisticsModule, RepositoryModule];
+export const RESOURCE_MODULES = [RootModule, ProjectsModule, LanguagesModule, ComponentsModule, StatisticsModule, RepositoryModule, UsersModule, TasksModule];

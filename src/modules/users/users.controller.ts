@@ -1,0 +1,89 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Ctx, RequestContext } from '../../common/http/request-context';
+import { ApiPagingQuery } from '../../common/openapi/api-paginated-response';
+import { listEnvelope, ListEnvelope } from '../../common/pagination/list-envelope';
+import { parsePageRequest } from '../../common/pagination/page-params';
+import { CreateUserDto, UpdateUserDto } from './dto/user-write.dto';
+import { BasicUserResponse, toBasicUserResponse, toUserResponse, UserResponse, UserStatisticsResponse } from './user.response';
+import type { User } from './user.entity';
+import { UsersService } from './users.service';
+
+/** Full object for user administrators, basic one for everybody else ([4.x] weblate-api.md §5.2, §6.7). */
+const EITHER_USER_SCHEMA = { oneOf: [{ $ref: getSchemaPath(UserResponse) }, { $ref: getSchemaPath(BasicUserResponse) }] };
+
+@ApiTags('users')
+@ApiExtraModels(UserResponse, BasicUserResponse)
+@Controller('api/users')
+export class UsersController {
+  constructor(private readonly users: UsersService) {}
+
+  @Get()
+  @ApiPagingQuery()
+  @ApiQuery({ name: 'username', required: false, description: 'Usernames starting with this (case-sensitive)' })
+  @ApiQuery({ name: 'id', required: false, schema: { type: 'integer' } })
+  @ApiQuery({ name: 'is_active', required: false, schema: { type: 'boolean' } })
+  @ApiOkResponse({
+    description: 'List envelope of users: full objects for superusers, {full_name, username} for everybody else',
+    schema: {
+      type: 'object',
+      required: ['count', 'next', 'previous', 'results'],
+      properties: {
+        count: { type: 'integer' },
+        next: { type: 'string', format: 'uri', nullable: true },
+        previous: { type: 'string', format: 'uri', nullable: true },
+        results: { type: 'array', items: EITHER_USER_SCHEMA },
+      },
+    },
+  })
+  async list(@Ctx() ctx: RequestContext): Promise<ListEnvelope<UserResponse | BasicUserResponse>> {
+    const filters = this.users.parseFilters(ctx.query);
+    const { page, count, items } = await this.users.list(parsePageRequest(ctx.query), filters);
+    return listEnvelope(ctx, page, count, items.map((user) => this.present(ctx, user)));
+  }
+
+  @Post()
+  @ApiCreatedResponse({ type: UserResponse })
+  async create(@Ctx() ctx: RequestContext, @Body() dto: CreateUserDto, @Res({ passthrough: true }) res: Response): Promise<UserResponse> {
+    const body = toUserResponse(await this.users.create(ctx, dto), ctx.links);
+    res.setHeader('Location', body.url);
+    return body;
+  }
+
+  @Get(':username')
+  @ApiOkResponse({ schema: EITHER_USER_SCHEMA })
+  async detail(@Ctx() ctx: RequestContext, @Param('username') username: string): Promise<UserResponse | BasicUserResponse> {
+    return this.present(ctx, await this.users.getByUsername(username));
+  }
+
+  @Put(':username')
+  @ApiOkResponse({ type: UserResponse })
+  async replace(@Ctx() ctx: RequestContext, @Param('username') username: string, @Body() dto: CreateUserDto): Promise<UserResponse> {
+    return toUserResponse(await this.users.update(ctx, username, dto), ctx.links);
+  }
+
+  @Patch(':username')
+  @ApiOkResponse({ type: UserResponse })
+  async update(@Ctx() ctx: RequestContext, @Param('username') username: string, @Body() dto: UpdateUserDto): Promise<UserResponse> {
+    return toUserResponse(await this.users.update(ctx, username, dto), ctx.links);
+  }
+
+  /** Deactivates and anonymises the user; the row stays for the history (weblate-api.md §5.2). */
+  @Delete(':username')
+  @HttpCode(204)
+  @ApiNoContentResponse()
+  async remove(@Ctx() ctx: RequestContext, @Param('username') username: string): Promise<void> {
+    await this.users.remove(ctx, username);
+  }
+
+  @Get(':username/statistics')
+  @ApiOkResponse({ type: UserStatisticsResponse })
+  async statistics(@Param('username') username: string): Promise<UserStatisticsResponse> {
+    return this.users.statistics(username);
+  }
+
+  private present(ctx: RequestContext, user: User): UserResponse | BasicUserResponse {
+    return ctx.isSuperuser ? toUserResponse(user, ctx.links) : toBasicUserResponse(user);
+  }
+}
