@@ -1,0 +1,117 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import pg from 'pg';
+import { DataSource } from 'typeorm';
+import { createTranslatedComponent, SeededContent } from '../support/content-factories';
+import { createTestApp, TestApp } from '../support/test-app';
+
+// architecture.md "Performance principles": a list request runs a constant number of SQL queries, whatever the
+// page size and the amount of data. Every query the app sends goes through pg's Client#query; the server's
+// request listener runs each request inside an AsyncLocalStorage context, so only the queries caused by the
+// request are counted (background work such as job polling has no such context).
+
+const inRequest = new AsyncLocalStorage<true>();
+let counted = 0;
+
+type Query = typeof pg.Client.prototype.query;
+const originalQuery: Query = pg.Client.prototype.query;
+
+describe('SQL queries per request', () => {
+  let app: TestApp;
+  let ds: DataSource;
+  let small: SeededContent;
+  let big: SeededContent;
+  const measured: Record<string, number> = {};
+
+  beforeAll(async () => {
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      if (inRequest.getStore()) counted += 1;
+      return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
+    } as Query;
+    app = await createTestApp();
+    const server = app.glossa.app.getHttpServer() as Server;
+    const listeners = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+    server.removeAllListeners('request');
+    for (const listener of listeners) server.on('request', (req, res) => inRequest.run(true, () => listener(req, res)));
+    ds = app.glossa.app.get(DataSource);
+    small = await createTranslatedComponent(ds, { languages: ['cs', 'de'], units: 3 });
+  });
+  afterAll(async () => {
+    pg.Client.prototype.query = originalQuery;
+    await app?.close();
+  });
+
+  async function queries(path: string): Promise<number> {
+    counted = 0;
+    const response = await app.http().get(path);
+    expect([path, response.status]).toEqual([path, 200]);
+    expect(counted).toBeGreaterThan(0);
+    return counted;
+  }
+
+  /** The list routes of one component's data, with a page size. */
+  const lists = (content: SeededContent, pageSize: number): Record<string, string> => {
+    const t = `/api/translations/${content.project.slug}/${content.component.slug}/cs/`;
+    const c = `/api/components/${content.project.slug}/${content.component.slug}/`;
+    return {
+      'translation units': `${t}units/?page_size=${pageSize}`,
+      'translation units with q': `${t}units/?page_size=${pageSize}&q=${encodeURIComponent('state:>=empty is:translated')}`,
+      'translation changes': `${t}changes/?page_size=${pageSize}`,
+      'component translations': `${c}translations/?page_size=${pageSize}`,
+      'component changes': `${c}changes/?page_size=${pageSize}&action=0&action=59`,
+      'project changes': `/api/projects/${content.project.slug}/changes/?page_size=${pageSize}`,
+    };
+  };
+
+  const globalLists = (pageSize: number): Record<string, string> => ({
+    translations: `/api/translations/?page_size=${pageSize}`,
+    units: `/api/units/?page_size=${pageSize}`,
+    'units with q': `/api/units/?page_size=${pageSize}&q=is:untranslated`,
+    changes: `/api/changes/?page_size=${pageSize}&timestamp_after=2000-01-01`,
+    projects: `/api/projects/?page_size=${pageSize}`,
+    components: `/api/components/?page_size=${pageSize}`,
+    'project components': `/api/projects/${small.project.slug}/components/?page_size=${pageSize}`,
+  });
+
+  async function countAll(routes: Record<string, string>): Promise<Record<string, number>> {
+    const counts: Record<string, number> = {};
+    for (const [name, path] of Object.entries(routes)) {
+      await queries(path); // warm-up: first requests may prepare connections
+      counts[name] = await queries(path);
+    }
+    return counts;
+  }
+
+  it('does not depend on the page size', async () => {
+    const one = await countAll({ ...globalLists(1), ...lists(small, 1) });
+    const fifty = await countAll({ ...globalLists(50), ...lists(small, 50) });
+    expect(fifty).toEqual(one);
+    Object.assign(measured, one);
+  });
+
+  it('does not depend on the amount of data (3 vs 30 translations and units)', async () => {
+    const before = await countAll({ ...globalLists(50), ...lists(small, 50) });
+    const languages: Array<{ code: string }> = await ds.query(`SELECT code FROM languages WHERE code NOT IN ('en', 'cs') ORDER BY id LIMIT 28`);
+    big = await createTranslatedComponent(ds, { languages: ['cs', ...languages.map((l) => l.code)], units: 30 });
+    const translations = await app.http().get(`/api/components/${big.project.slug}/${big.component.slug}/translations/`).expect(200);
+    expect(translations.body.count).toBe(30);
+    const after = await countAll({ ...globalLists(50), ...lists(small, 50) });
+    expect(after).toEqual(before);
+    const bigLists = await countAll(lists(big, 50));
+    const smallLists = await countAll(lists(small, 50));
+    expect(bigLists).toEqual(smallLists);
+  });
+
+  it('keeps single-object reads constant too', async () => {
+    const unit = await queries(`/api/units/${big.translations[5].unitIds[20]}/`);
+    const change = await queries('/api/changes/1/');
+    const translation = await queries(`/api/translations/${big.project.slug}/${big.component.slug}/cs/`);
+    expect({ unit, change, translation }).toEqual({
+      unit: await queries(`/api/units/${small.source.unitIds[0]}/`),
+      change: await queries('/api/changes/2/'),
+      translation: await queries(`/api/translations/${small.project.slug}/${small.component.slug}/cs/`),
+    });
+    // Recorded for the report: queries per request.
+    process.stdout.write(`queries per request: ${JSON.stringify({ ...measured, unit, change, translation })}\n`);
+  });
+});
