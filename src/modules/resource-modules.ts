@@ -6,6 +6,9 @@ import { StatisticsModule } from './statistics/statistics.module';
 import { RepositoryModule } from './repository/repository.module';
 import { UsersModule } from './users/users.module';
 import { TasksModule } from './tasks/tasks.module';
+import { TranslationsModule } from './translations/translations.module';
+import { ChangesModule } from './changes/changes.module';
+import { UnitsModule } from './units/units.module';
 
 /** Every resource module of the API; the order is the order of the root listing's routes. */
-export const RESOURCE_MODULES = [RootModule, ProjectsModule, LanguagesModule, ComponentsModule, StatisticsModule, RepositoryModule, UsersModule, TasksModule];
+export const RESOURCE_MODULES = [RootModule, ProjectsModule, LanguagesModule, ComponentsModule, StatisticsModule, RepositoryModule, UsersModule, TasksModule, TranslationsModule, ChangesModule, UnitsModule];
