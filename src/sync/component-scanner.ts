@@ -11,7 +11,7 @@ import { LanguageResolver, type KnownLanguage } from './language-resolver';
 import { ignoreProgress, type SyncProgressListener } from './sync-progress';
 import { refreshTranslationStatistics } from './translation-statistics';
 import { sourceDrafts, templateStrings, translationDrafts, type TemplateString, type UnitDraft } from './unit-drafts';
-import { loadStoredUnits, applyUnitSyncPlan } from './unit-store';
+import { applyUnitSyncPlan, loadStoredUnits, loadUnitIdsByHash } from './unit-store';
 import { ACTION_PARSE_ERROR, ACTION_RESOURCE_UPDATE, planUnitSync } from './unit-sync-plan';
 
 // Reads a component's files from its working copy into translations and units: Weblate's
@@ -40,6 +40,13 @@ export interface ScanResult {
 /** The configuration cannot be scanned at all (unknown format, missing template). Safe to show to users. */
 export class ComponentScanError extends Error {
   override readonly name = 'ComponentScanError';
+}
+
+/** The component's source translation as far as the scan knows it. */
+interface SourceTranslation {
+  id: number | null;
+  /** Its units' ids by id_hash, once known. */
+  unitIds: Map<string, string> | null;
 }
 
 interface TranslationFile {
@@ -86,7 +93,7 @@ export class ComponentScanner {
     await report(0);
 
     let rescanned = 0;
-    let sourceTranslationId = existing.get(component.sourceLanguageId)?.id ?? null;
+    const source: SourceTranslation = { id: existing.get(component.sourceLanguageId)?.id ?? null, unitIds: null };
     const keptIds: number[] = [];
     for (const [index, file] of files.entries()) {
       const known = existing.get(file.language.id);
@@ -98,9 +105,7 @@ export class ComponentScanner {
           await this.recordParseError(component, known?.id ?? null, file, warnings[warnings.length - 1]);
           if (known) keptIds.push(known.id);
         } else {
-          const id = await this.syncTranslation(component, file, drafts, sourceTranslationId);
-          if (file.isSource) sourceTranslationId = id;
-          keptIds.push(id);
+          keptIds.push(await this.syncTranslation(component, file, drafts, source));
           rescanned += 1;
         }
       }
@@ -231,17 +236,30 @@ export class ComponentScanner {
     return new Map(rows.map((row) => [row.languageId, { id: row.id, revision: row.revision }]));
   }
 
-  /** One transaction per translation: units, history and statistics change together. */
+  /**
+   * One transaction per translation: units, history and statistics change together. The source translation
+   * comes first; it fills in `source` so the translations after it can link their units to its units.
+   */
   private syncTranslation(
     component: ScannableComponent,
     file: TranslationFile,
     drafts: UnitDraft[],
-    sourceTranslationId: number | null,
+    source: SourceTranslation,
   ): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
       const id = await upsertTranslation(manager, component.id, file);
-      const plan = planUnitSync(await loadStoredUnits(manager, id), drafts, file.isSource);
-      await applyUnitSyncPlan(manager, id, sourceTranslationId ?? id, plan);
+      const stored = await loadStoredUnits(manager, id);
+      const plan = planUnitSync(stored, drafts, file.isSource);
+      if (file.isSource) {
+        const inserted = await applyUnitSyncPlan(manager, id, plan, 'self');
+        const deleted = new Set(plan.deletes);
+        source.id = id;
+        source.unitIds = new Map([...stored.filter((unit) => !deleted.has(unit.id)).map((unit) => [unit.idHash, unit.id] as const), ...inserted]);
+      } else {
+        // The source translation was unchanged (not rescanned): read its unit ids once.
+        if (source.unitIds === null && source.id !== null) source.unitIds = await loadUnitIdsByHash(manager, source.id);
+        await applyUnitSyncPlan(manager, id, plan, source.unitIds ?? new Map());
+      }
       // Unit changes first, then "Resource update", the order Weblate's check_sync writes them in.
       await recordChanges(manager, this.scope(component, id, file.language.id), [
         ...plan.changes,

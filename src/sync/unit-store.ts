@@ -17,26 +17,56 @@ export async function loadStoredUnits(manager: EntityManager, translationId: num
   );
 }
 
-/** Applies a plan to one translation; `sourceTranslationId` is the component's source translation. */
+/** Source unit ids of a translation, by id_hash; `self` for the source translation (its units link to themselves). */
+export type SourceUnitIds = ReadonlyMap<string, string> | 'self';
+
+/** id_hash → id of the source translation's units. */
+export async function loadUnitIdsByHash(manager: EntityManager, translationId: number): Promise<Map<string, string>> {
+  const rows: Array<{ id: string; idHash: string }> = await manager.query(
+    'SELECT id, id_hash AS "idHash" FROM units WHERE translation_id = $1',
+    [translationId],
+  );
+  return new Map(rows.map((row) => [row.idHash, row.id]));
+}
+
+/**
+ * Applies a plan to one translation. For the source translation (`self`) it resolves with the ids given
+ * to the inserted units, by id_hash; otherwise with an empty map.
+ */
 export async function applyUnitSyncPlan(
   manager: EntityManager,
   translationId: number,
-  sourceTranslationId: number,
   plan: UnitSyncPlan,
-): Promise<void> {
+  sourceUnitIds: SourceUnitIds,
+): Promise<Map<string, string>> {
   for (let i = 0; i < plan.deletes.length; i += BATCH) {
     await manager.query('DELETE FROM units WHERE id = ANY($1::bigint[])', [plan.deletes.slice(i, i + BATCH)]);
   }
   for (let i = 0; i < plan.updates.length; i += BATCH) await updateUnits(manager, plan.updates.slice(i, i + BATCH));
+  const inserted = new Map<string, string>();
   for (let i = 0; i < plan.inserts.length; i += BATCH) {
-    await insertUnits(manager, translationId, sourceTranslationId, plan.inserts.slice(i, i + BATCH));
+    const rows = plan.inserts.slice(i, i + BATCH);
+    if (sourceUnitIds === 'self') {
+      // Source units name themselves as their source unit: their ids are drawn first so one INSERT can
+      // store both (instead of a second pass updating every row).
+      const ids = await allocateUnitIds(manager, rows.length);
+      rows.forEach((row, index) => inserted.set(row.idHash, ids[index]));
+      await insertUnits(manager, translationId, rows, ids, ids);
+    } else {
+      // Other translations link to the source units by id_hash; their own ids come from the column default.
+      const sources = rows.map((row) => sourceUnitIds.get(row.idHash) ?? null);
+      await insertUnits(manager, translationId, rows, null, sources);
+    }
   }
-  if (translationId === sourceTranslationId && plan.inserts.length > 0) {
-    // Source units are their own source unit (the API's `source_unit` of a source unit links to itself).
-    await manager.query('UPDATE units SET source_unit_id = id WHERE translation_id = $1 AND source_unit_id IS NULL', [
-      translationId,
-    ]);
-  }
+  return inserted;
+}
+
+async function allocateUnitIds(manager: EntityManager, count: number): Promise<string[]> {
+  const rows: Array<{ id: string }> = await manager.query(
+    `SELECT nextval(pg_get_serial_sequence('units', 'id')) AS id FROM generate_series(1, $1)`,
+    [count],
+  );
+  return rows.map((row) => row.id);
 }
 
 function columns(rows: readonly UnitValues[]): unknown[] {
@@ -55,28 +85,28 @@ function columns(rows: readonly UnitValues[]): unknown[] {
   ];
 }
 
-const UNNEST_COLUMNS = `$1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::smallint[], $7::text[],
-         $8::int[], $9::int[], $10::int[], $11::text[]`;
-const ROW_ALIAS = `r(id_hash, content_hash, context, source, target, state, previous_source, position, num_words,
-         num_chars, file_location)`;
+const UNNEST_ARRAYS = `$1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::smallint[], $7::text[],
+         $8::int[], $9::int[], $10::int[], $11::text[], $12::bigint[]`;
+
+function rowAlias(last: string): string {
+  return `r(id_hash, content_hash, context, source, target, state, previous_source, position, num_words, num_chars,
+         file_location, ${last})`;
+}
 
 async function insertUnits(
   manager: EntityManager,
   translationId: number,
-  sourceTranslationId: number,
   rows: readonly UnitValues[],
+  ids: readonly string[] | null,
+  sourceUnitIds: ReadonlyArray<string | null>,
 ): Promise<void> {
-  // source_unit_id: the source translation's unit with the same id_hash (null while inserting the source
-  // translation itself; fixed up by the caller).
   await manager.query(
-    `INSERT INTO units (translation_id, source_unit_id, id_hash, content_hash, context, source, target, state,
+    `INSERT INTO units (${ids ? 'id, ' : ''}translation_id, source_unit_id, id_hash, content_hash, context, source, target, state,
                         previous_source, position, num_words, num_chars, priority, file_location)
-     SELECT $12, su.id, r.id_hash, r.content_hash, r.context, r.source, r.target, r.state, r.previous_source,
-            r.position, r.num_words, r.num_chars, 100, r.file_location::jsonb
-       FROM unnest(${UNNEST_COLUMNS}) WITH ORDINALITY AS ${ROW_ALIAS.replace(')', ', ord)')}
-       LEFT JOIN units su ON su.translation_id = $13 AND su.id_hash = r.id_hash
-      ORDER BY r.ord`,
-    [...columns(rows), translationId, sourceTranslationId],
+     SELECT ${ids ? 'r.id, ' : ''}$13, r.source_unit_id, r.id_hash, r.content_hash, r.context, r.source, r.target, r.state,
+            r.previous_source, r.position, r.num_words, r.num_chars, 100, r.file_location::jsonb
+       FROM unnest(${UNNEST_ARRAYS}, $14::bigint[]) AS ${rowAlias('id, source_unit_id')}`,
+    [...columns(rows), ids ?? rows.map(() => null), translationId, sourceUnitIds],
   );
 }
 
@@ -86,7 +116,7 @@ async function updateUnits(manager: EntityManager, rows: readonly UnitUpdate[]):
         SET content_hash = r.content_hash, context = r.context, source = r.source, target = r.target,
             state = r.state, previous_source = r.previous_source, position = r.position,
             num_words = r.num_words, num_chars = r.num_chars, file_location = r.file_location::jsonb
-       FROM unnest(${UNNEST_COLUMNS}, $12::bigint[]) AS ${ROW_ALIAS.replace(')', ', id)')}
+       FROM unnest(${UNNEST_ARRAYS}) AS ${rowAlias('id')}
       WHERE u.id = r.id`,
     [...columns(rows), rows.map((r) => r.id)],
   );

@@ -155,13 +155,14 @@ function differs(existing: StoredUnit, next: UnitValues): boolean {
   );
 }
 
-// Compared field by field: jsonb does not keep key order, so the stored object may print differently.
+// Compared part by part: jsonb does not keep key order, and this runs for every unit of every rescan.
 function sameLocation(stored: unknown, location: FileLocation): boolean {
   const candidate = stored as Partial<FileLocation> | null;
-  return (
-    candidate !== null &&
-    typeof candidate === 'object' &&
-    candidate.valueType === location.valueType &&
-    JSON.stringify(candidate.path) === JSON.stringify(location.path)
-  );
+  if (candidate === null || typeof candidate !== 'object' || candidate.valueType !== location.valueType) return false;
+  const path = candidate.path;
+  if (!Array.isArray(path) || path.length !== location.path.length) return false;
+  return location.path.every((part, index) => {
+    const other = path[index] as Record<string, unknown>;
+    return 'key' in part ? other.key === part.key && !('index' in other) : other.index === part.index && !('key' in other);
+  });
 }
