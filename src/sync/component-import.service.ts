@@ -53,6 +53,7 @@ export interface ComponentRepositoryStatus {
 }
 
 const componentLocks = new KeyedMutex();
+const NOT_CLONED = Symbol('not cloned');
 
 @Injectable()
 export class ComponentImportService {
@@ -97,10 +98,10 @@ export class ComponentImportService {
    * the result (and a failed merge recorded as 22), not thrown, as Weblate's API does.
    */
   async pullComponent(componentId: number): Promise<RepositoryOperationResult> {
-    const needsImport = await this.exclusive(componentId, async () => {
+    const outcome = await this.exclusive(componentId, async (): Promise<RepositoryOperationResult | typeof NOT_CLONED> => {
       const component = await this.load(componentId);
       const repository = await this.workingCopies.open(this.settings(component));
-      if (!repository) return true;
+      if (!repository) return NOT_CLONED;
       try {
         await repository.fetch();
       } catch (error) {
@@ -122,12 +123,10 @@ export class ComponentImportService {
       await this.scanner.scan(component, repository);
       return { result: true };
     });
-    if (needsImport === true) {
-      // Never cloned (the import task failed or has not run): pulling means importing.
-      await this.importComponent(componentId);
-      return { result: true };
-    }
-    return needsImport;
+    if (outcome !== NOT_CLONED) return outcome;
+    // Never cloned (the import task failed or has not run yet): pulling means importing.
+    await this.importComponent(componentId);
+    return { result: true };
   }
 
   async repositoryStatus(componentId: number): Promise<ComponentRepositoryStatus> {
