@@ -4,6 +4,7 @@ import { ApiAuthGuard } from './common/auth/api-auth.guard';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { JobsModule } from './jobs/jobs.module';
 import { RESOURCE_MODULES } from './modules/resource-modules';
 
 @Module({})
@@ -15,6 +16,8 @@ export class AppModule {
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot(database.url, database.poolSize),
         DiscoveryModule,
+        // One job queue per process; pg-boss spreads jobs over every process sharing the database.
+        JobsModule.forRoot({ pollingIntervalSeconds: config.jobPollingSeconds }),
         ...RESOURCE_MODULES,
       ],
       providers: [{ provide: APP_GUARD, useClass: ApiAuthGuard }],

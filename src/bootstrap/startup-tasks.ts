@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { syncLanguageCatalog } from '../modules/languages/language-catalog';
 import { bootstrapAdmin } from '../modules/users/admin-bootstrap';
+import { DemoSeeder } from '../sync/demo-seeder';
 
 /**
  * Data the service needs before it answers, in order: migrations (run by TypeORM on connect), the
@@ -15,4 +16,6 @@ export async function runStartupTasks(app: INestApplication, config: AppConfig):
   if (changedLanguages > 0) logger.log(`Language table: ${changedLanguages} languages added or updated`);
   const adminId = await bootstrapAdmin(dataSource, config);
   if (adminId !== null) logger.log(`Administrator "${config.adminUsername}" is ready (token from ADMIN_TOKEN)`);
+  // Imported synchronously so the spec's endpoints answer with data as soon as the server listens.
+  if (await app.get(DemoSeeder).run()) logger.log('Demo project imported: /api/components/demo/app/');
 }

@@ -4,6 +4,7 @@ import { pathOf } from '../../common/links/link-builder';
 import { LanguageResponse, toLanguageResponse } from '../languages/language.response';
 import { ProjectResponse, toProjectResponse } from '../projects/project.response';
 import type { Component } from './component.entity';
+import { redactRepositoryUrl } from '../../vcs/repository-url-policy';
 import { licenseUrl } from './license-url';
 
 /**
@@ -85,8 +86,9 @@ export function toComponentResponse(component: Component, links: LinkBuilder, op
     source_language: toLanguageResponse(component.sourceLanguage, links),
     project: options.withProject === false ? undefined : toProjectResponse(project, links),
     vcs: component.vcs,
-    repo: component.repo,
-    push: component.push,
+    // Credentials in repository URLs are never shown (weblate-api.md §6.3 "credentials stripped on output").
+    repo: redactRepositoryUrl(component.repo),
+    push: redactRepositoryUrl(component.push),
     git_export: component.gitExport,
     branch: component.branch,
     push_branch: component.pushBranch,

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { JobsModule } from '../../jobs/jobs.module';
 import { SyncModule } from '../../sync/sync.module';
 import { Language } from '../languages/language.entity';
 import { ProjectsModule } from '../projects/projects.module';
@@ -13,11 +12,10 @@ import { ProjectComponentsController } from './project-components.controller';
 
 /**
  * Components: list, detail, create, edit, delete, lock and links (weblate-api.md §5.6, §5.7). Creating and
- * editing schedule the background import of src/sync. JobsModule.forRoot() (global) is registered here
- * because the application does not register it yet; it belongs in AppModule once the app wires it.
+ * editing schedule the background import of src/sync (the job queue is global, registered by AppModule).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Component, Language]), ProjectsModule, JobsModule.forRoot(), SyncModule],
+  imports: [TypeOrmModule.forFeature([Component, Language]), ProjectsModule, SyncModule],
   controllers: [ComponentsController, ProjectComponentsController, ComponentLockController],
   providers: [ComponentsService, ComponentWriterService],
   exports: [ComponentsService],

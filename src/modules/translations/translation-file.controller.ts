@@ -2,7 +2,7 @@ import { Controller, Get, Headers, Param, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Ctx, RequestContext } from '../../common/http/request-context';
-import { TranslationFileService } from './translation-file.service';
+import { TranslationFileDownload, TranslationFileService } from './translation-file.service';
 
 /**
  * The translation file (weblate-api.md §5.8, §10.9; `wlc download P/C/L` fetches `file_url` verbatim,
@@ -26,19 +26,24 @@ export class TranslationFileController {
     @Headers('if-modified-since') ifModifiedSince: string | undefined,
     @Res() res: Response,
   ): Promise<void> {
-    const file = await this.files.download(project, component, language, ctx.query);
-    if (file.lastModified !== null) {
-      res.setHeader('Last-Modified', file.lastModified.toUTCString());
-      const since = ifModifiedSince ? Date.parse(ifModifiedSince) : NaN;
-      if (!Number.isNaN(since) && Math.floor(file.lastModified.getTime() / 1000) * 1000 <= since) {
-        res.status(304).end();
-        return;
-      }
-    }
-    res.status(200);
-    res.setHeader('Content-Type', file.contentType);
-    res.setHeader('Content-Disposition', `attachment; filename=${file.downloadName}`);
-    res.setHeader('Content-Length', String(file.content.length));
-    res.end(file.content);
+    sendFileDownload(res, await this.files.download(project, component, language, ctx.query), ifModifiedSince);
   }
 }
+
+/** Writes a download with Weblate's headers; `If-Modified-Since` at or after Last-Modified gives 304. */
+export function sendFileDownload(res: Response, file: TranslationFileDownload, ifModifiedSince: string | undefined): void {
+  if (file.lastModified !== null) {
+    res.setHeader('Last-Modified', file.lastModified.toUTCString());
+    const since = ifModifiedSince ? Date.parse(ifModifiedSince) : NaN;
+    if (!Number.isNaN(since) && Math.floor(file.lastModified.getTime() / 1000) * 1000 <= since) {
+      res.status(304).end();
+      return;
+    }
+  }
+  res.status(200);
+  res.setHeader('Content-Type', file.contentType);
+  res.setHeader('Content-Disposition', `attachment; filename=${file.downloadName}`);
+  res.setHeader('Content-Length', String(file.content.length));
+  res.end(file.content);
+}
+

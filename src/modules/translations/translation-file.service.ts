@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { zipSync } from 'fflate';
 import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
@@ -41,20 +42,8 @@ export class TranslationFileService {
     if (!NO_CONVERSION.has(format)) throw new ApiValidationError({ format: [`Conversion to ${format} is not supported`] });
     if (typeof query.q === 'string' && query.q !== '') throw new ApiValidationError({ q: ['Query string is ignored without format'] });
     if (translation.filename === '') throw notFound('No translation file!');
-    const fileFormat = getFileFormat(translation.component.fileFormat);
+    const { content, fileTime } = await this.fileContent(translation);
     const extension = path.posix.extname(translation.filename) || '.json';
-    let content: Buffer | null = null;
-    let fileTime: Date | null = null;
-    // Units edited through the API and not yet written back would be missing from the working copy's file;
-    // then the file is rebuilt from the database the way write-back will write it.
-    if (!(await this.hasPendingUnits(translation.id))) {
-      const stored = await this.readWorkingCopyFile(translation);
-      if (stored) ({ content, fileTime } = stored);
-    }
-    if (content === null) {
-      if (!fileFormat) throw notFound('File not found');
-      content = fileFormat.serialize(await this.entries(translation, fileFormat.pathFromContext));
-    }
     // HTTP dates have whole seconds; the translation's last content change, else the file's modification time.
     const lastChange = formatTimestamp(translation.lastChange);
     const lastModified = lastChange !== null ? new Date(`${lastChange.slice(0, 19)}Z`) : fileTime;
@@ -64,6 +53,62 @@ export class TranslationFileService {
       downloadName: `${projectSlug}-${componentSlug}-${translation.languageCode}${extension}`,
       lastModified,
     };
+  }
+
+  /**
+   * `GET /api/components/<p>/<c>/file/`: a ZIP of every translation file of the component, stored under its
+   * repository path, as Weblate's component download (weblate-api.md §5.7; `wlc download P/C -o DIR`).
+   */
+  async archive(projectSlug: string, componentSlug: string, query: Record<string, unknown>): Promise<TranslationFileDownload> {
+    const component = await this.lookup.component(projectSlug, componentSlug);
+    const format = typeof query.format === 'string' ? query.format : '';
+    // Weblate takes `zip` (the default) or `zip:<exporter>`; exporters are not available here.
+    if (!NO_CONVERSION.has(format) && format !== 'zip') throw new ApiValidationError({ format: [`Conversion to ${format} is not supported`] });
+    const rows: Array<{ id: number; filename: string; language_id: number; code: string; plural_number: number; is_source: boolean; last_change: string | null }> =
+      await this.dataSource.query(
+        `SELECT t.id, t.filename, t.language_id, l.code, l.plural_number, t.is_source, t.last_change
+           FROM translations t JOIN languages l ON l.id = t.language_id
+          WHERE t.component_id = $1 AND t.filename <> '' ORDER BY t.id`,
+        [component.id],
+      );
+    const files: Record<string, Uint8Array> = {};
+    let lastModified: Date | null = null;
+    for (const row of rows) {
+      const translation: TranslationRef = {
+        id: row.id,
+        component,
+        languageId: row.language_id,
+        languageCode: row.code,
+        pluralNumber: row.plural_number,
+        isSource: row.is_source,
+        filename: row.filename,
+        lastChange: row.last_change,
+      };
+      const { content, fileTime } = await this.fileContent(translation);
+      files[row.filename] = content;
+      if (fileTime !== null && (lastModified === null || fileTime > lastModified)) lastModified = fileTime;
+    }
+    return {
+      content: Buffer.from(zipSync(files, { level: 6, mtime: lastModified ?? new Date('1980-01-01T00:00:00Z') })),
+      contentType: 'application/zip',
+      downloadName: `${projectSlug}-${componentSlug}.zip`,
+      lastModified,
+    };
+  }
+
+  /**
+   * The file's bytes: the working copy's file, or — when units edited through the API are not written back
+   * yet, or the working copy has no such file — the file rebuilt from the database the way write-back will
+   * write it.
+   */
+  private async fileContent(translation: TranslationRef): Promise<{ content: Buffer; fileTime: Date | null }> {
+    if (!(await this.hasPendingUnits(translation.id))) {
+      const stored = await this.readWorkingCopyFile(translation);
+      if (stored) return stored;
+    }
+    const fileFormat = getFileFormat(translation.component.fileFormat);
+    if (!fileFormat) throw notFound('File not found');
+    return { content: fileFormat.serialize(await this.entries(translation, fileFormat.pathFromContext)), fileTime: null };
   }
 
   /** The file from the working copy, or null when the component was never cloned or the file is missing. */

@@ -1,3 +1,4 @@
+import { ComponentFileController } from './component-file.controller';
 import { Module } from '@nestjs/common';
 import { TranslationFileController } from './translation-file.controller';
 import { TranslationFileService } from './translation-file.service';
@@ -7,7 +8,7 @@ import { TranslationsService } from './translations.service';
 
 /** Translations and their file; exports the path lookup the units and changes modules address them with. */
 @Module({
-  controllers: [TranslationsController, TranslationFileController],
+  controllers: [TranslationsController, TranslationFileController, ComponentFileController],
   providers: [TranslationLookup, TranslationsService, TranslationFileService],
   exports: [TranslationLookup],
 })
