@@ -85,8 +85,9 @@ export class ComponentTaskScheduler implements OnModuleInit {
   private async finish(taskId: string, componentId: number, status: 'completed' | 'failed', result: unknown, lines: string[]): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       await manager.query(
+        // Only a task still running: a task cancelled meanwhile (DELETE /api/tasks/<id>/) stays cancelled.
         `UPDATE tasks SET status = $2, progress = 100, result = $3::jsonb, log = ${appendLog('$4')}, updated_at = now()
-          WHERE id = $1`,
+          WHERE id = $1 AND status = 'running'`,
         [taskId, status, JSON.stringify(result), lines.join('\n')],
       );
       // Only this task's mark: a newer task may have replaced it.

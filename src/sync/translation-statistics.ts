@@ -1,13 +1,24 @@
 import type { EntityManager } from 'typeorm';
 
 // The statistics columns of translations, recomputed from their units with one aggregate statement
-// (weblate-api.md §11.1). Call it in the transaction that changed the units, so readers never see counts
-// that disagree with the units (architecture.md: statistics are maintained as data changes).
+// (weblate-api.md §11.1), for every translation touched. Call it in the transaction that changed the
+// units — after a file scan or an edit through the API — so readers never see counts that disagree with
+// the units (architecture.md: statistics are maintained as data changes, never recomputed per request).
 //
 // translated counts state >= 20 (translated, approved and read-only); fuzzy counts states 10–12; `_words`
-// sums num_words and `_chars` sums the source length (num_chars).
+// sums num_words and `_chars` sums the source length (num_chars). A content change (an edit by a user, not
+// a file scan) also moves last_change and last_author.
 
-export async function refreshTranslationStatistics(manager: EntityManager, translationIds: readonly number[]): Promise<void> {
+export interface ContentChange {
+  /** The author of the content change: becomes last_author, and last_change becomes now. */
+  authorId: number;
+}
+
+export async function refreshTranslationStatistics(
+  manager: EntityManager,
+  translationIds: readonly number[],
+  contentChange?: ContentChange,
+): Promise<void> {
   if (translationIds.length === 0) return;
   await manager.query(
     `UPDATE translations t SET
@@ -17,7 +28,9 @@ export async function refreshTranslationStatistics(manager: EntityManager, trans
         approved = s.approved, approved_words = s.approved_words, approved_chars = s.approved_chars,
         readonly = s.readonly, readonly_words = s.readonly_words, readonly_chars = s.readonly_chars,
         failing_checks = s.failing_checks, failing_checks_words = s.failing_checks_words,
-        have_suggestion = s.have_suggestion, have_comment = s.have_comment
+        have_suggestion = s.have_suggestion, have_comment = s.have_comment,
+        last_change = CASE WHEN $2::int IS NULL THEN t.last_change ELSE clock_timestamp() END,
+        last_author_id = COALESCE($2::int, t.last_author_id)
        FROM (
          SELECT ids.id,
                 count(u.id) AS total,
@@ -44,6 +57,6 @@ export async function refreshTranslationStatistics(manager: EntityManager, trans
           GROUP BY ids.id
        ) s
       WHERE t.id = s.id`,
-    [translationIds],
+    [translationIds, contentChange?.authorId ?? null],
   );
 }

@@ -1,7 +1,9 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
-import { DEFAULT_ADD_MESSAGE, DEFAULT_COMMIT_MESSAGE, DEFAULT_PULL_MESSAGE } from '../../src/modules/components/component-defaults';
+import { DEFAULT_MESSAGE_TEMPLATES } from '../../src/sync/component-defaults';
+
+const { addMessage: DEFAULT_ADD_MESSAGE, commitMessage: DEFAULT_COMMIT_MESSAGE, pullMessage: DEFAULT_PULL_MESSAGE } = DEFAULT_MESSAGE_TEMPLATES;
 import type { Project } from '../../src/modules/projects/project.entity';
 import { createGitSandbox, type GitSandbox } from '../../src/vcs/testing/git-sandbox';
 import { apiLink, authHeader, expectApiHeaders } from '../support/contract';

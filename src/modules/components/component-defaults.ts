@@ -1,40 +1,8 @@
 // Weblate's defaults for every writable component field (weblate-api.md §6.3; 4.x, the spec's era). A
-// component created through the API gets these for whatever the request leaves out.
+// component created through the API gets these for whatever the request leaves out. The message templates
+// are shared with the demo import (src/sync/component-defaults.ts).
 
-/**
- * Default message templates, Weblate 4.x `DEFAULT_*_MESSAGE` (languages-formats-hashing.md §4.1,
- * weblate-api.md §8.10), exact text. Components created through the API keep LF line breaks; only
- * Weblate's HTML forms turn them into CRLF (§4.1).
- */
-export const DEFAULT_COMMIT_MESSAGE =
-  'Translated using Weblate ({{ language_name }})\n\n' +
-  'Currently translated at {{ stats.translated_percent }}% ({{ stats.translated }} of {{ stats.all }} strings)\n\n' +
-  'Translation: {{ project_name }}/{{ component_name }}\n' +
-  'Translate-URL: {{ url }}';
-
-export const DEFAULT_ADD_MESSAGE = 'Added translation using Weblate ({{ language_name }})\n\n';
-
-export const DEFAULT_DELETE_MESSAGE = 'Deleted translation using Weblate ({{ language_name }})\n\n';
-
-export const DEFAULT_MERGE_MESSAGE = "Merge branch '{{ component_remote_branch }}' into Weblate.\n\n";
-
-export const DEFAULT_ADDON_MESSAGE =
-  'Update translation files\n\n' +
-  'Updated by "{{ addon_name }}" add-on in Weblate.\n\n' +
-  'Translation: {{ project_name }}/{{ component_name }}\n' +
-  'Translate-URL: {{ url }}';
-
-export const DEFAULT_PULL_MESSAGE =
-  'Translations update from {{ site_title }}\n\n' +
-  'Translations update from [{{ site_title }}]({{ site_url }}) for [{{ project_name }}/{{ component_name }}]({{url}}).\n\n' +
-  '{% if component_linked_childs %}\n' +
-  'It also includes following components:\n' +
-  '{% for linked in component_linked_childs %}\n' +
-  '* [{{ linked.project_name }}/{{ linked.name }}]({{ linked.url }})\n' +
-  '{% endfor %}\n' +
-  '{% endif %}\n\n' +
-  'Current translation status:\n\n' +
-  '![Weblate translation status]({{widget_url}})\n';
+import { DEFAULT_MESSAGE_TEMPLATES } from '../../sync/component-defaults';
 
 /** Writable component settings a create request may omit, keyed by wire name, with Weblate's defaults. */
 export interface ComponentSettingDefaults {
@@ -106,12 +74,12 @@ export const COMPONENT_DEFAULTS: Readonly<ComponentSettingDefaults> = Object.fre
   repoweb: '',
   report_source_bugs: '',
   merge_style: 'rebase',
-  commit_message: DEFAULT_COMMIT_MESSAGE,
-  add_message: DEFAULT_ADD_MESSAGE,
-  delete_message: DEFAULT_DELETE_MESSAGE,
-  merge_message: DEFAULT_MERGE_MESSAGE,
-  addon_message: DEFAULT_ADDON_MESSAGE,
-  pull_message: DEFAULT_PULL_MESSAGE,
+  commit_message: DEFAULT_MESSAGE_TEMPLATES.commitMessage,
+  add_message: DEFAULT_MESSAGE_TEMPLATES.addMessage,
+  delete_message: DEFAULT_MESSAGE_TEMPLATES.deleteMessage,
+  merge_message: DEFAULT_MESSAGE_TEMPLATES.mergeMessage,
+  addon_message: DEFAULT_MESSAGE_TEMPLATES.addonMessage,
+  pull_message: DEFAULT_MESSAGE_TEMPLATES.pullMessage,
   allow_translation_propagation: true,
   manage_units: false,
   enable_suggestions: true,

@@ -6,7 +6,7 @@ import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/
 import { ACTION_ADDED_LANGUAGE, ACTION_REMOVE_TRANSLATION } from '../changes/change-actions';
 import { recordChanges } from '../changes/change-recorder';
 import { TranslationLookup } from './translation-lookup.service';
-import { refreshTranslationStatistics } from './translation-statistics';
+import { refreshTranslationStatistics } from '../../sync/translation-statistics';
 import { Translation } from './translation.entity';
 
 /** A translation with everything its response needs, and last_change as text (microseconds kept). */

@@ -9,7 +9,7 @@ import { getFileFormat } from '../../formats/format.registry';
 import { ACTION_NEW_UNIT } from '../changes/change-actions';
 import { recordChanges } from '../changes/change-recorder';
 import { TranslationLookup, TranslationRef } from '../translations/translation-lookup.service';
-import { refreshTranslationStatistics } from '../translations/translation-statistics';
+import { refreshTranslationStatistics } from '../../sync/translation-statistics';
 import { NewMonolingualUnitBody, parseNewMonolingualUnitBody } from './dto/unit-bodies';
 import { checkManageUnits } from './unit-rules';
 

@@ -13,7 +13,7 @@ import {
   ACTION_STRING_REMOVE,
 } from '../changes/change-actions';
 import { ChangeRecord, recordChanges } from '../changes/change-recorder';
-import { refreshTranslationStatistics } from '../translations/translation-statistics';
+import { refreshTranslationStatistics } from '../../sync/translation-statistics';
 import { parseUnitWriteBody, UnitWriteBody } from './dto/unit-bodies';
 import { UnitWriteResponse, splitPlurals } from './unit.response';
 import { parseUnitId } from './units-read.service';
