@@ -3,8 +3,8 @@ import { DataSource } from 'typeorm';
 import { Component } from '../modules/components/component.entity';
 import type { CommitInfo } from '../vcs/commit-info';
 import { GitCommandError } from '../vcs/git-runner';
-import { KeyedMutex } from '../vcs/repository-lock';
 import { recordChanges } from './change-log';
+import { withComponentLock } from './component-lock';
 import { ComponentScanner, type ScannableComponent, type ScanResult } from './component-scanner';
 import type { SyncProgressListener } from './sync-progress';
 import { ACTION_FAILED_MERGE, ACTION_MERGE } from './unit-sync-plan';
@@ -52,7 +52,6 @@ export interface ComponentRepositoryStatus {
   merge_failure: string | null;
 }
 
-const componentLocks = new KeyedMutex();
 const NOT_CLONED = Symbol('not cloned');
 
 @Injectable()
@@ -182,6 +181,6 @@ export class ComponentImportService {
   }
 
   private exclusive<T>(componentId: number, work: () => Promise<T>): Promise<T> {
-    return componentLocks.withLock(String(componentId), work);
+    return withComponentLock(componentId, work);
   }
 }

@@ -1,4 +1,4 @@
-import { readFile, realpath } from 'node:fs/promises';
+import { lstat, mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { COMMIT_INFO_FORMAT, CommitInfo, parseCommitInfo } from './commit-info';
 import { gitBlobHash } from './git-blob-hash';
@@ -8,7 +8,7 @@ import { withLock } from './repository-lock';
 import { assertBranchNameAllowed, assertRepositoryUrlAllowed } from './repository-url-policy';
 import { AheadBehind, GitRepositoryOptions, MergeResult } from './git-repository.types';
 import { assertRevision, ignoreExitCode, splitNul } from './git-output';
-import { assertSafeRelativePath, resolveFileInside } from './safe-path';
+import { assertSafeRelativePath, isInside, resolveFileInside, UnsafePathError } from './safe-path';
 
 export { gitBlobHash } from './git-blob-hash';
 export type { CommitInfo } from './commit-info';
@@ -162,6 +162,52 @@ export class GitRepository {
   /** Contents of a file in the working tree; refuses paths that leave it or point into `.git`. */
   async readFile(relativePath: string): Promise<Buffer> {
     return this.locked(async () => readFile(await resolveFileInside(this.path, relativePath)));
+  }
+
+  /**
+   * Writes a file of the working tree (creating its directories). Refuses paths that leave the working copy,
+   * point into `.git`, or go through a symlink (the file itself or a directory resolving elsewhere).
+   */
+  async writeFile(relativePath: string, content: Buffer): Promise<void> {
+    const clean = assertSafeRelativePath(relativePath);
+    await this.locked(async () => {
+      const target = path.join(this.path, clean);
+      await mkdir(path.dirname(target), { recursive: true });
+      const realRoot = await realpath(this.path);
+      const realParent = await realpath(path.dirname(target));
+      const inside = path.relative(realRoot, realParent);
+      if (!isInside(realRoot, realParent) || inside.split(path.sep).some((s) => s.toLowerCase() === '.git')) {
+        throw new UnsafePathError(`File path "${relativePath}" points outside the repository.`);
+      }
+      const existing = await lstat(target).catch(() => null);
+      if (existing && !existing.isFile()) throw new UnsafePathError(`File path "${relativePath}" is not a regular file.`);
+      await writeFile(target, content);
+    });
+  }
+
+  /** Removes a file of the working tree (nothing when it is already gone); same path rules as readFile. */
+  async removeFile(relativePath: string): Promise<void> {
+    await this.locked(async () => {
+      const file = await resolveFileInside(this.path, relativePath).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return null;
+        throw error;
+      });
+      if (file) await rm(file);
+    });
+  }
+
+  /** `git reset --hard origin/<branch>`: drops local commits and changes to tracked files (Weblate's reset). */
+  async resetToUpstream(): Promise<void> {
+    await this.locked(async () => {
+      await this.git(['reset', '--quiet', '--hard', this.remoteRef(), '--']);
+    });
+  }
+
+  /** `git clean -f -d`: removes untracked files and directories (Weblate's cleanup). */
+  async clean(): Promise<void> {
+    await this.locked(async () => {
+      await this.git(['clean', '-f', '-d']);
+    });
   }
 
   /** Paths changed between two revisions (renames as delete + add). */

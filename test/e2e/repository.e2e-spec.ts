@@ -1,4 +1,4 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
 import { createGitSandbox, type GitSandbox } from '../../src/vcs/testing/git-sandbox';
@@ -180,32 +180,29 @@ describe('repository', () => {
       expect(translation.body).toEqual({ result: true });
     });
 
-    it('commits nothing when nothing is pending, and says so when something is', async () => {
+    it('commits pending strings of the addressed translation only, then reports nothing to commit', async () => {
       expect((await operate('/api/components/repo/app/repository/', { operation: 'commit' }).expect(200)).body).toEqual({ result: true });
+      // Pending with the text the file already has: the commit rewrites the file the way Weblate writes it
+      // (4-space indent), which is a local commit to push.
       await db.query(
         `UPDATE units SET pending = true WHERE id = (SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id
            JOIN components c ON c.id = t.component_id JOIN languages l ON l.id = t.language_id
           WHERE c.slug = 'app' AND l.code = 'cs' ORDER BY u.id LIMIT 1)`,
       );
-      try {
-        const component = await operate('/api/components/repo/app/repository/', { operation: 'commit' }).expect(200);
-        expect(component.body).toEqual({ result: false, detail: 'Committing changes to the repository is not supported yet.' });
-        const project = await operate('/api/projects/repo/repository/', { operation: 'commit' }).expect(200);
-        expect(project.body.result).toBe(false);
-        // A translation commits only its own strings.
-        expect((await operate('/api/translations/repo/app/de/repository/', { operation: 'commit' }).expect(200)).body).toEqual({ result: true });
-        expect((await operate('/api/translations/repo/app/cs/repository/', { operation: 'commit' }).expect(200)).body.result).toBe(false);
-        const status = await app.http().get('/api/translations/repo/app/cs/repository/').set(...admin).expect(200);
-        expect(status.body.needs_commit).toBe(true);
-        const other = await app.http().get('/api/translations/repo/app/de/repository/').set(...admin).expect(200);
-        expect(other.body.needs_commit).toBe(false);
-        const projectStatus = await app.http().get('/api/projects/repo/repository/').set(...admin).expect(200);
-        expect(projectStatus.body.needs_commit).toBe(true);
-        const scan = await operate('/api/components/repo/app/repository/', { operation: 'file-scan' }).expect(200);
-        expect(scan.body.result).toBe(false);
-      } finally {
-        await db.query('UPDATE units SET pending = false');
-      }
+      const status = await app.http().get('/api/translations/repo/app/cs/repository/').set(...admin).expect(200);
+      expect(status.body.needs_commit).toBe(true);
+      const other = await app.http().get('/api/translations/repo/app/de/repository/').set(...admin).expect(200);
+      expect(other.body.needs_commit).toBe(false);
+      expect((await app.http().get('/api/projects/repo/repository/').set(...admin).expect(200)).body.needs_commit).toBe(true);
+      // A translation commits only its own strings.
+      expect((await operate('/api/translations/repo/app/de/repository/', { operation: 'commit' }).expect(200)).body).toEqual({ result: true });
+      expect((await app.http().get('/api/translations/repo/app/cs/repository/').set(...admin).expect(200)).body.needs_commit).toBe(true);
+      expect((await operate('/api/translations/repo/app/cs/repository/', { operation: 'commit' }).expect(200)).body).toEqual({ result: true });
+      expect((await app.http().get('/api/translations/repo/app/cs/repository/').set(...admin).expect(200)).body.needs_commit).toBe(false);
+      expect((await app.http().get('/api/projects/repo/repository/').set(...admin).expect(200)).body).toMatchObject({ needs_commit: false, needs_push: true });
+      expect(await readFile(path.join(app.dataDir, 'vcs', 'repo', 'app', 'translations/cs/app.json'), 'utf8')).toBe(
+        '{\n    "hello": "Ahoj",\n    "bye": "Nashle"\n}\n',
+      );
     });
 
     it('answers push without a push URL as Weblate does: result false', async () => {
@@ -217,24 +214,27 @@ describe('repository', () => {
       expect(configured.body).toEqual({ result: true });
     });
 
-    it('cleans up a clean working copy and reports what it cannot remove', async () => {
+    it('cleans up untracked files of the working copy', async () => {
       expect((await operate('/api/components/repo/app/repository/', { operation: 'cleanup' }).expect(200)).body).toEqual({ result: true });
       const stray = path.join(app.dataDir, 'vcs', 'repo', 'app', 'stray.txt');
       await writeFile(stray, 'left behind');
       try {
         const response = await operate('/api/components/repo/app/repository/', { operation: 'cleanup' }).expect(200);
-        expect(response.body).toEqual({ result: false, detail: 'Removing untracked files from the repository is not supported yet.' });
+        expect(response.body).toEqual({ result: true });
+        await expect(stat(stray)).rejects.toThrow(/ENOENT/);
       } finally {
         await rm(stray, { force: true });
       }
     });
 
-    it('resets a repository without local changes, rescans files, and does not write files back yet', async () => {
+    it('resets to upstream, rescans files and writes every string back on file-sync', async () => {
       expect((await operate('/api/components/repo/app/repository/', { operation: 'reset' }).expect(200)).body).toEqual({ result: true });
       expect((await operate('/api/translations/repo/app/cs/repository/', { operation: 'file-scan' }).expect(200)).body).toEqual({ result: true });
       expect(await translated('app', 'cs')).toBe(2);
       const sync = await operate('/api/components/repo/app/repository/', { operation: 'file-sync' }).expect(200);
-      expect(sync.body).toEqual({ result: false, detail: 'Writing all strings to the translation files is not supported yet.' });
+      expect(sync.body).toEqual({ result: true });
+      const [{ pending }] = await db.query('SELECT count(*)::int AS pending FROM units WHERE pending');
+      expect(pending).toBe(0);
     });
 
     it('answers a project without components with result true', async () => {

@@ -4,6 +4,9 @@ import { ApiValidationError, notFound, permissionDenied } from '../../common/htt
 import type { RequestContext } from '../../common/http/request-context';
 import { ComponentImportService, type ComponentRepositoryStatus } from '../../sync/component-import.service';
 import { ComponentScanError } from '../../sync/component-scanner';
+import { MessageTemplateError } from '../../sync/message-template';
+import { RepositoryOperationsService } from '../../sync/repository-operations.service';
+import { WriteBackService } from '../../sync/write-back.service';
 import { GitCommandError } from '../../vcs/git-runner';
 import type { Component } from '../components/component.entity';
 import { ComponentsService } from '../components/components.service';
@@ -15,9 +18,9 @@ import { REPOSITORY_OPERATIONS, RepositoryOperation } from './repository.respons
 // hold them. Weblate raises a plain PermissionDenied there, so the answer is 403 even for anonymous callers
 // (§2.3). A translation works on its component's repository; a project on each of its components.
 //
-// Glossa reads repositories but does not write translations back yet. Operations that would have to write
-// (commit, push, reset, cleanup, file-sync) succeed only when there is truthfully nothing to do, as Weblate
-// answers in that case; otherwise they report `result: false` with the reason in `detail`, which wlc prints.
+// Operations run over src/sync (WriteBackService, RepositoryOperationsService): commit writes pending units
+// back, push goes to push/push_branch, reset/cleanup/file-sync/file-scan act on the working copy. Git and
+// file failures are answered as `{"result": false, "detail"}`, which wlc prints.
 
 export interface OperationResult {
   result: boolean;
@@ -30,15 +33,6 @@ interface RepositoryScope {
   translationId: number | null;
 }
 
-const NOT_SUPPORTED = {
-  commit: 'Committing changes to the repository is not supported yet.',
-  push: 'Pushing to the repository is not supported yet.',
-  reset: 'Resetting a repository with local changes is not supported yet.',
-  cleanup: 'Removing untracked files from the repository is not supported yet.',
-  fileSync: 'Writing all strings to the translation files is not supported yet.',
-  fileScan: 'Rescanning needs the pending changes committed first, which is not supported yet.',
-};
-
 @Injectable()
 export class RepositoryService {
   private readonly logger = new Logger(RepositoryService.name);
@@ -46,6 +40,8 @@ export class RepositoryService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly imports: ComponentImportService,
+    private readonly writeBack: WriteBackService,
+    private readonly operations: RepositoryOperationsService,
     private readonly components: ComponentsService,
     private readonly projects: ProjectsService,
   ) {}
@@ -95,56 +91,46 @@ export class RepositoryService {
     const scope = await resolve();
     const operation = parseOperation(body);
     assertCanUseRepository(ctx);
-    if (operation === 'commit') {
-      // Commit works on the addressed object only (a translation commits its own strings).
-      return (await this.pendingUnits(scope)) === 0 ? { result: true } : { result: false, detail: NOT_SUPPORTED.commit };
-    }
+    const actorId = ctx.caller?.id ?? null;
     let result = true;
     const details: string[] = [];
     for (const component of scope.components) {
-      const outcome = await this.runOnComponent(component, operation);
+      const outcome = await this.runOnComponent(component, operation, scope.translationId, actorId);
       result &&= outcome.result;
       if (outcome.detail) details.push(outcome.detail);
     }
     return details.length > 0 ? { result, detail: details.join('\n') } : { result };
   }
 
-  private async runOnComponent(component: RepositoryScope['components'][number], operation: Exclude<RepositoryOperation, 'commit'>): Promise<OperationResult> {
+  private async runOnComponent(
+    component: RepositoryScope['components'][number],
+    operation: RepositoryOperation,
+    translationId: number | null,
+    actorId: number | null,
+  ): Promise<OperationResult> {
     try {
       switch (operation) {
+        case 'commit':
+          // A translation commits its own strings only.
+          return await this.writeBack.commitPending(component.id, { translationId: translationId ?? undefined, actorId });
+        case 'push':
+          return await this.writeBack.push(component.id, actorId);
         case 'pull':
-          return await this.imports.pullComponent(component.id);
-        case 'push': {
-          // Weblate's do_push: no push URL means push is off; nothing to commit or push means done.
-          if (component.push === '') return { result: false, detail: `Push is disabled for ${component.projectName}/${component.name}.` };
-          const status = await this.imports.repositoryStatus(component.id);
-          return status.needs_commit || status.needs_push ? { result: false, detail: NOT_SUPPORTED.push } : { result: true };
-        }
-        case 'reset': {
-          // With no local commits and no local changes, resetting to upstream is bringing it up to date.
-          const status = await this.imports.repositoryStatus(component.id);
-          if (status.needs_commit || status.needs_push) return { result: false, detail: NOT_SUPPORTED.reset };
-          return await this.imports.pullComponent(component.id);
-        }
-        case 'cleanup': {
-          const status = await this.imports.repositoryStatus(component.id);
-          // GitRepository.status() lists what `git clean` would remove under this heading.
-          return status.status.includes('Possible cleanups:') ? { result: false, detail: NOT_SUPPORTED.cleanup } : { result: true };
-        }
+          return await this.operations.pull(component.id, actorId);
+        case 'reset':
+          return await this.operations.reset(component.id, actorId);
+        case 'cleanup':
+          return await this.operations.cleanup(component.id);
         case 'file-sync':
-          return { result: false, detail: NOT_SUPPORTED.fileSync };
-        case 'file-scan': {
-          // Weblate commits pending strings first, then re-reads every file (do_file_scan).
-          if ((await this.pendingUnits({ components: [component], translationId: null })) > 0) return { result: false, detail: NOT_SUPPORTED.fileScan };
-          await this.imports.rescanComponent(component.id, { force: true });
-          return { result: true };
-        }
+          return await this.operations.fileSync(component.id, actorId);
+        case 'file-scan':
+          return await this.operations.fileScan(component.id, actorId);
       }
     } catch (error) {
       // Failures of git or of the files are the operation's result, as Weblate reports them; bugs stay 500s.
-      if (error instanceof GitCommandError || error instanceof ComponentScanError || isMissingWorkingCopy(error)) {
-        this.logger.warn(`Repository operation ${operation} on component ${component.id} failed: ${(error as Error).message}`);
-        return { result: false, detail: (error as Error).message };
+      if (error instanceof GitCommandError || error instanceof ComponentScanError || error instanceof MessageTemplateError) {
+        this.logger.warn(`Repository operation ${operation} on component ${component.id} failed: ${error.message}`);
+        return { result: false, detail: error.message };
       }
       throw error;
     }
@@ -204,9 +190,4 @@ function parseOperation(body: unknown): RepositoryOperation {
   const match = REPOSITORY_OPERATIONS.find((operation) => operation === raw);
   if (!match) throw new ApiValidationError({ operation: [`"${typeof raw === 'object' ? JSON.stringify(raw) : String(raw)}" is not a valid choice.`] });
   return match;
-}
-
-/** ComponentImportService.rescanComponent's error for a component that was never cloned. */
-function isMissingWorkingCopy(error: unknown): boolean {
-  return error instanceof Error && error.message.startsWith('The component has no working copy yet');
 }

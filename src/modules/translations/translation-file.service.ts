@@ -6,8 +6,9 @@ import { DataSource } from 'typeorm';
 import { ApiValidationError, notFound } from '../../common/http/api-errors';
 import { formatTimestamp } from '../../common/serialization/timestamp';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import type { PathPart, SerializeEntry, UnitValueType } from '../../formats/format';
+import { FormatParseError, type PathPart, type UnitValueType } from '../../formats/format';
 import { getFileFormat } from '../../formats/format.registry';
+import { applyUnitsToFile, type UnitToWrite } from '../../sync/translation-file-writer';
 import { resolveFileInside, UnsafePathError } from '../../vcs/safe-path';
 import { TranslationLookup, TranslationRef } from './translation-lookup.service';
 
@@ -97,18 +98,23 @@ export class TranslationFileService {
   }
 
   /**
-   * The file's bytes: the working copy's file, or — when units edited through the API are not written back
-   * yet, or the working copy has no such file — the file rebuilt from the database the way write-back will
-   * write it.
+   * The file's bytes: the working copy's file, with the units edited through the API and not committed yet
+   * applied exactly as the next commit will write them (src/sync/translation-file-writer.ts).
    */
   private async fileContent(translation: TranslationRef): Promise<{ content: Buffer; fileTime: Date | null }> {
-    if (!(await this.hasPendingUnits(translation.id))) {
-      const stored = await this.readWorkingCopyFile(translation);
-      if (stored) return stored;
-    }
+    const stored = await this.readWorkingCopyFile(translation);
+    // Without a file in the working copy (never cloned, or a language not written yet) every translated unit is.
+    const pending = await this.unitsToWrite(translation, stored === null);
+    if (stored && pending.length === 0) return stored;
     const fileFormat = getFileFormat(translation.component.fileFormat);
     if (!fileFormat) throw notFound('File not found');
-    return { content: fileFormat.serialize(await this.entries(translation, fileFormat.pathFromContext)), fileTime: null };
+    try {
+      return { content: applyUnitsToFile(fileFormat, stored?.content ?? null, pending), fileTime: null };
+    } catch (error) {
+      // A file in the working copy that no longer parses is served as it is.
+      if (error instanceof FormatParseError && stored) return stored;
+      throw error;
+    }
   }
 
   /** The file from the working copy, or null when the component was never cloned or the file is missing. */
@@ -128,25 +134,19 @@ export class TranslationFileService {
     }
   }
 
-  private async hasPendingUnits(translationId: number): Promise<boolean> {
-    const [{ pending }]: Array<{ pending: boolean }> = await this.dataSource.query(
-      'SELECT EXISTS (SELECT 1 FROM units WHERE translation_id = $1 AND pending) AS pending',
-      [translationId],
-    );
-    return pending;
-  }
-
-  /** Translated (non-empty) units in position order, where they sit in the file (languages-formats-hashing.md §2.2). */
-  private async entries(translation: TranslationRef, pathFromContext: (context: string) => PathPart[]): Promise<SerializeEntry[]> {
-    const rows: Array<{ context: string; target: string; file_location: { path?: PathPart[]; valueType?: UnitValueType } | null }> =
+  /** Units of the translation waiting for write-back, in file order; a never-cloned file gets every translated unit. */
+  private async unitsToWrite(translation: TranslationRef, all: boolean): Promise<UnitToWrite[]> {
+    const rows: Array<{ context: string; source: string; target: string; file_location: { path?: PathPart[]; valueType?: UnitValueType } | null }> =
       await this.dataSource.query(
-        `SELECT context, target, file_location FROM units WHERE translation_id = $1 AND target <> '' ORDER BY position, id`,
-        [translation.id],
+        `SELECT context, source, target, file_location FROM units
+          WHERE translation_id = $1 AND (pending OR ($2 AND target <> '')) ORDER BY position, id`,
+        [translation.id, all],
       );
     return rows.map((row) => ({
-      path: row.file_location?.path ?? pathFromContext(row.context),
-      valueType: row.file_location?.valueType ?? 'string',
-      target: row.target,
+      context: row.context,
+      path: row.file_location?.path ?? null,
+      valueType: row.file_location?.valueType ?? null,
+      target: translation.isSource ? row.source : row.target,
     }));
   }
 }

@@ -23,6 +23,8 @@ export interface ComponentRef {
   sourceLanguageCode: string;
   /** The project's translation_review: whether the approved state (30) is in use. */
   translationReview: boolean;
+  /** Locked components refuse translating (weblate-api.md §10.6). */
+  locked: boolean;
 }
 
 export interface TranslationRef {
@@ -41,7 +43,7 @@ export interface TranslationRef {
 const COMPONENT_COLUMNS = `c.id, c.project_id AS "projectId", p.slug AS "projectSlug", c.slug, c.template,
   c.file_format AS "fileFormat", c.filemask, c.manage_units AS "manageUnits", c.edit_template AS "editTemplate",
   c.new_lang AS "newLang", c.language_regex AS "languageRegex", c.source_language_id AS "sourceLanguageId",
-  sl.code AS "sourceLanguageCode", p.translation_review AS "translationReview"`;
+  sl.code AS "sourceLanguageCode", p.translation_review AS "translationReview", c.locked`;
 
 const COMPONENT_JOINS = `components c JOIN projects p ON p.id = c.project_id JOIN languages sl ON sl.id = c.source_language_id`;
 

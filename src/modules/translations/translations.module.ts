@@ -1,5 +1,6 @@
 import { ComponentFileController } from './component-file.controller';
 import { Module } from '@nestjs/common';
+import { SyncModule } from '../../sync/sync.module';
 import { TranslationFileController } from './translation-file.controller';
 import { TranslationFileService } from './translation-file.service';
 import { TranslationLookup } from './translation-lookup.service';
@@ -8,6 +9,7 @@ import { TranslationsService } from './translations.service';
 
 /** Translations and their file; exports the path lookup the units and changes modules address them with. */
 @Module({
+  imports: [SyncModule],
   controllers: [TranslationsController, TranslationFileController, ComponentFileController],
   providers: [TranslationLookup, TranslationsService, TranslationFileService],
   exports: [TranslationLookup],

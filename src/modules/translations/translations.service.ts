@@ -6,6 +6,7 @@ import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/
 import { ACTION_ADDED_LANGUAGE, ACTION_REMOVE_TRANSLATION } from '../changes/change-actions';
 import { recordChanges } from '../changes/change-recorder';
 import { TranslationLookup } from './translation-lookup.service';
+import { RepositoryOperationsService } from '../../sync/repository-operations.service';
 import { refreshTranslationStatistics } from '../../sync/translation-statistics';
 import { Translation } from './translation.entity';
 
@@ -28,6 +29,7 @@ export class TranslationsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly lookup: TranslationLookup,
+    private readonly repositoryOperations: RepositoryOperationsService,
   ) {}
 
   /** `/api/translations/`: every translation ordered by id (§5.8); one count and one joined page query. */
@@ -58,8 +60,8 @@ export class TranslationsService {
 
   /**
    * DELETE (weblate-api.md §10.3): superusers only, never the source translation. Removes the translation and
-   * its units and records 25 "Removed translation" on the component. Removing the file from the repository
-   * (a commit with the component's delete_message, then a push) belongs to the write-back layer, a later issue.
+   * its units and records 25 "Removed translation" on the component, then removes the file from the repository
+   * in a commit with the component's delete_message (pushed when push_on_commit is on).
    */
   async remove(ctx: RequestContext, projectSlug: string, componentSlug: string, languageCode: string): Promise<void> {
     const translation = await this.lookup.translation(projectSlug, componentSlug, languageCode);
@@ -81,13 +83,20 @@ export class TranslationsService {
         },
       ]);
     });
+    // The file leaves the repository in a commit with delete_message (src/sync).
+    const [language]: Array<{ name: string }> = await this.dataSource.query('SELECT name FROM languages WHERE id = $1', [translation.languageId]);
+    await this.repositoryOperations.removeLanguageFile(
+      translation.component.id,
+      { code: translation.languageCode, name: language?.name ?? translation.languageCode, filename: translation.filename },
+      callerId,
+    );
   }
 
   /**
    * POST `/api/components/<p>/<c>/translations/` (weblate-api.md §10.10): adds a language. The translation and
    * its units (copies of the source units, untranslated) are created in the database and 48 "Added new
-   * language" is recorded. Creating the file from the template/new_base in the working copy, committing it
-   * with add_message and pushing belong to the write-back layer, a later issue.
+   * language" is recorded; then the file is created from new_base in the working copy and committed with
+   * add_message (pushed when push_on_commit is on).
    */
   async addLanguage(ctx: RequestContext, projectSlug: string, componentSlug: string, body: unknown): Promise<LoadedTranslation> {
     const component = await this.lookup.component(projectSlug, componentSlug);
@@ -103,6 +112,7 @@ export class TranslationsService {
     }
     const filename = component.filemask.replaceAll('*', language.code);
     const callerId = ctx.caller?.id ?? null;
+    let translationId = 0;
     try {
       await this.dataSource.transaction(async (manager) => {
         const [{ id }]: Array<{ id: number }> = await manager.query(
@@ -110,6 +120,7 @@ export class TranslationsService {
            VALUES ($1, $2, $3, $4, false, false) RETURNING id`,
           [component.id, language.id, language.code, filename],
         );
+        translationId = id;
         await copySourceUnits(manager, id, component.id);
         await recordChanges(manager, [
           {
@@ -132,6 +143,8 @@ export class TranslationsService {
       }
       throw error;
     }
+    // The file is created from new_base (or empty) and committed with add_message (src/sync).
+    await this.repositoryOperations.addLanguageFile(component.id, translationId, callerId);
     return this.get(projectSlug, componentSlug, language.code);
   }
 

@@ -12,6 +12,7 @@ import { TranslationLookup, TranslationRef } from '../translations/translation-l
 import { refreshTranslationStatistics } from '../../sync/translation-statistics';
 import { NewMonolingualUnitBody, parseNewMonolingualUnitBody } from './dto/unit-bodies';
 import { checkManageUnits } from './unit-rules';
+import { assertComponentUnlocked } from '../components/component-locked';
 
 /**
  * The source translation is read-only in Glossa (its file is the template, as after an import), so a new source
@@ -22,8 +23,7 @@ const SOURCE_STATE = 100;
 /**
  * POST `/api/translations/<p>/<c>/<lang>/units/` for monolingual components (weblate-api.md §10.1): the
  * string is added to the source translation and, untranslated, to every other translation of the component.
- * The new source unit is marked pending; writing it into the template file (and committing it) belongs to the
- * write-back layer, a later issue.
+ * The new source unit is marked pending: the next commit writes it into the template file (src/sync write-back).
  */
 @Injectable()
 export class UnitAddService {
@@ -41,6 +41,7 @@ export class UnitAddService {
     // Only monolingual formats are implemented; a bilingual component could not store the string in a file.
     if (!format || !format.monolingual || component.template === '') throw permissionDenied('The file format does not support this.');
     if (!ctx.isSuperuser) throw permissionDenied('Can not add unit');
+    assertComponentUnlocked(component);
     const data = parseNewMonolingualUnitBody(body);
     this.checkValue(translation, data);
     const path = format.pathFromContext(data.key);

@@ -18,6 +18,8 @@ import { parseUnitWriteBody, UnitWriteBody } from './dto/unit-bodies';
 import { UnitWriteResponse, splitPlurals } from './unit.response';
 import { parseUnitId } from './units-read.service';
 import { checkManageUnits } from './unit-rules';
+import { assertComponentUnlocked } from '../components/component-locked';
+import { RepositoryOperationsService } from '../../sync/repository-operations.service';
 
 /** What the write rules need about a unit, its translation and its component (one joined query). */
 interface EditableUnit {
@@ -38,6 +40,7 @@ interface EditableUnit {
   template: string;
   manage_units: boolean;
   edit_template: boolean;
+  locked: boolean;
   translated: number;
   total: number;
 }
@@ -57,7 +60,10 @@ export function editAction(oldState: number, newState: number): number {
 
 @Injectable()
 export class UnitEditService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly repositoryOperations: RepositoryOperationsService,
+  ) {}
 
   /** PUT and PATCH (weblate-api.md §10.2); both take any subset and answer with the write representation. */
   async update(ctx: RequestContext, id: string, body: unknown): Promise<UnitWriteResponse> {
@@ -69,6 +75,7 @@ export class UnitEditService {
       throw permissionDenied('Source strings properties can be set only on source strings');
     }
     if (doTranslate) this.checkTranslation(ctx, unit, data);
+    if (doTranslate) assertComponentUnlocked(unit);
     await this.dataSource.transaction(async (manager) => {
       if (doSource) {
         await manager.query('UPDATE units SET explanation = $2, extra_flags = $3 WHERE id = $1', [
@@ -89,12 +96,13 @@ export class UnitEditService {
   /**
    * DELETE (weblate-api.md §10.2): a source string disappears from every translation of the component, the
    * following positions move up, and 63 "Removed string" is recorded per translation. Rewriting the files in
-   * the repository belongs to the write-back layer, a later issue.
+   * the repository: see the end.
    */
   async remove(ctx: RequestContext, id: string): Promise<void> {
     const unit = await this.load(this.dataSource.manager, id);
     checkManageUnits({ isSource: unit.is_source, template: unit.template, manageUnits: unit.manage_units, editTemplate: unit.edit_template });
     if (!ctx.isSuperuser) throw permissionDenied('Can not remove string');
+    assertComponentUnlocked(unit);
     const callerId = ctx.caller!.id;
     await this.dataSource.transaction(async (manager) => {
       // TypeORM answers a DELETE with [rows, affected count].
@@ -128,6 +136,8 @@ export class UnitEditService {
       );
       await refreshTranslationStatistics(manager, [...new Set(removed.map((r) => r.translation_id))]);
     });
+    // The key leaves every file of the component in commits (src/sync, Weblate's delete_unit).
+    await this.repositoryOperations.removeStrings(unit.component_id, [unit.context], callerId);
   }
 
   /** The checks of §10.2 in Weblate's order; 4.x reports view-level problems as `{"detail": ...}`. */
@@ -190,7 +200,7 @@ export class UnitEditService {
     const rows: EditableUnit[] = await manager.query(
       `SELECT u.id, u.translation_id, u.id_hash, u.source, u.target, u.state, u.explanation, u.extra_flags, u.context,
               t.is_source, t.language_id, t.component_id, c.project_id, l.plural_number, c.template, c.manage_units,
-              c.edit_template, t.translated, t.total
+              c.edit_template, c.locked, t.translated, t.total
          FROM units u
          JOIN translations t ON t.id = u.translation_id
          JOIN components c ON c.id = t.component_id

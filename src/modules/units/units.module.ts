@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SyncModule } from '../../sync/sync.module';
 import { TranslationsModule } from '../translations/translations.module';
 import { TranslationUnitsController } from './translation-units.controller';
 import { UnitAddService } from './unit-add.service';
@@ -8,7 +9,7 @@ import { UnitsReadService } from './units-read.service';
 
 /** Units: `/api/units/` and the units sub-list of a translation (a child resource lives in its own module). */
 @Module({
-  imports: [TranslationsModule],
+  imports: [TranslationsModule, SyncModule],
   controllers: [TranslationUnitsController, UnitsController],
   providers: [UnitsReadService, UnitEditService, UnitAddService],
 })
