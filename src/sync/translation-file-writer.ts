@@ -1,8 +1,8 @@
 import { FormatParseError, hasUtf8Bom, type PathPart, type SerializeEntry, type TranslationFileFormat, type UnitValueType } from '../formats/format';
 
 // How Weblate writes a monolingual translation file back (languages-formats-hashing.md §2.2): the file's own
-// entries keep their place and get the new value; a string the file lacks is appended (a copy of the template
-// leaf: its structured path and JSON type); the document is rebuilt from that list, so keys keep their order,
+// entries keep their place and get the new value; a translated string the file lacks is appended (a copy of
+// the template leaf: its structured path and JSON type); the document is rebuilt from that list, so keys keep their order,
 // a new key lands at the end of its parent, and a BOM the file had is kept.
 
 /** A unit to write: its key, where the template has it, and the text to store. */
@@ -38,6 +38,8 @@ export function applyUnitsToFile(
       if (unit.valueType) existing.valueType = unit.valueType;
       continue;
     }
+    // An untranslated string the file does not have stays out of it (nothing to write).
+    if (unit.target === '') continue;
     const entry = {
       context: unit.context,
       path: unit.path ?? format.pathFromContext(unit.context),

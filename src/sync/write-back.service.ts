@@ -167,7 +167,7 @@ export class WriteBackService {
     try {
       content = applyUnitsToFile(format, current, toWrite);
     } catch (error) {
-      if (error instanceof FormatParseError) throw new Error(`Could not parse ${filename}: ${error.message}`);
+      if (error instanceof FormatParseError) throw new Error(`Could not parse ${filename}: ${error.message}`, { cause: error });
       throw error;
     }
     const author = await authorIdentity(this.dataSource.manager, authorId);

@@ -1,0 +1,67 @@
+import { Body, Controller, HttpCode, Param, Post, Put, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { Ctx, RequestContext } from '../../common/http/request-context';
+import { TranslationUploadService, UPLOAD_MAX_BYTES, type UploadedFile as UploadedFileData, type UploadResult } from './translation-upload.service';
+
+/** Multipart body of an upload (weblate-api.md §10.8; wlc-client.md §6.4). */
+export class TranslationUploadRequest {
+  @ApiProperty({ type: 'string', format: 'binary' }) file: unknown;
+  @ApiPropertyOptional({ enum: ['translate', 'approve', 'suggest', 'fuzzy', 'replace', 'source', 'add'], default: 'translate' }) method?: string;
+  @ApiPropertyOptional({ enum: ['', 'ignore', 'replace-translated', 'replace-approved'], default: '' }) conflicts?: string;
+  @ApiPropertyOptional({ enum: ['', 'process', 'approve'], default: '' }) fuzzy?: string;
+  @ApiPropertyOptional({ maxLength: 200 }) author_name?: string;
+  @ApiPropertyOptional({ maxLength: 200 }) author_email?: string;
+}
+
+export class TranslationUploadResponse implements UploadResult {
+  @ApiProperty({ description: 'Strings of the file not present in the translation' }) not_found: number;
+  @ApiProperty({ description: 'Strings left unchanged (conflicts, identical, read-only, empty)' }) skipped: number;
+  @ApiProperty({ description: 'Strings applied' }) accepted: number;
+  @ApiProperty({ description: 'Strings in the uploaded file' }) total: number;
+  @ApiProperty({ description: 'accepted > 0' }) result: boolean;
+  @ApiProperty({ description: 'Same as total (legacy)' }) count: number;
+}
+
+/** Uploads to the translation file route, beside its GET (TranslationFileController); Allow covers both. */
+@ApiTags('translations')
+@Controller('api/translations/:project/:component/:language/file')
+export class TranslationUploadController {
+  constructor(private readonly uploads: TranslationUploadService) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'uploadTranslationFile', summary: 'Upload a translation file (multipart)' })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ type: TranslationUploadRequest })
+  @ApiOkResponse({ type: TranslationUploadResponse })
+  @UseInterceptors(FileInterceptor('file', { limits: { fileSize: UPLOAD_MAX_BYTES + 1, files: 1 } }))
+  upload(
+    @Ctx() ctx: RequestContext,
+    @Param('project') project: string,
+    @Param('component') component: string,
+    @Param('language') language: string,
+    @UploadedFile() file: UploadedFileData | undefined,
+    @Body() body: Record<string, unknown> | undefined,
+  ): Promise<UploadResult> {
+    return this.uploads.upload(ctx, project, component, language, file, body ?? {});
+  }
+
+  @Put()
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'replaceTranslationFile', summary: 'Upload a translation file (multipart), same as POST' })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ type: TranslationUploadRequest })
+  @ApiOkResponse({ type: TranslationUploadResponse })
+  @UseInterceptors(FileInterceptor('file', { limits: { fileSize: UPLOAD_MAX_BYTES + 1, files: 1 } }))
+  replace(
+    @Ctx() ctx: RequestContext,
+    @Param('project') project: string,
+    @Param('component') component: string,
+    @Param('language') language: string,
+    @UploadedFile() file: UploadedFileData | undefined,
+    @Body() body: Record<string, unknown> | undefined,
+  ): Promise<UploadResult> {
+    return this.uploads.upload(ctx, project, component, language, file, body ?? {});
+  }
+}

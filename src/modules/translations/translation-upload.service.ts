@@ -1,0 +1,187 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { ApiValidationError, permissionDenied } from '../../common/http/api-errors';
+import type { RequestContext } from '../../common/http/request-context';
+import { FormatParseError } from '../../formats/format';
+import { getFileFormat } from '../../formats/format.registry';
+import { refreshTranslationStatistics } from '../../sync/translation-statistics';
+import { ACTION_NEW_CONTRIBUTOR } from '../changes/change-actions';
+import { ChangeRecord, recordChanges } from '../changes/change-recorder';
+import { assertComponentUnlocked } from '../components/component-locked';
+import { TranslationLookup, TranslationRef } from './translation-lookup.service';
+
+// POST/PUT /api/translations/<p>/<c>/<lang>/file/ (weblate-api.md §10.8, §8.12; wlc-client.md §6.4): a
+// translation file uploaded as multipart `file`, merged into the translation's units in one transaction.
+// Applied strings are stored pending (write-back commits them) and record 9 "Translation uploaded".
+
+export const ACTION_UPLOAD = 9;
+
+/** Weblate's TRANSLATION_UPLOAD_MAX_SIZE default: 50 MB. */
+export const UPLOAD_MAX_BYTES = 50 * 1024 * 1024;
+
+const METHODS = ['translate', 'approve', 'suggest', 'fuzzy', 'replace', 'source', 'add'] as const;
+type UploadMethod = (typeof METHODS)[number];
+/** Methods Glossa applies; the others need storage Glossa lacks (suggestions) or bilingual formats. */
+const SUPPORTED_METHODS: ReadonlySet<UploadMethod> = new Set(['translate', 'approve', 'fuzzy', 'replace']);
+const CONFLICTS = ['', 'ignore', 'replace-translated', 'replace-approved'] as const;
+type Conflicts = (typeof CONFLICTS)[number];
+const FUZZY = ['', 'process', 'approve'] as const;
+
+export interface UploadedFile {
+  buffer: Buffer;
+  size: number;
+}
+
+/** The response, keys in Weblate's order (§10.8); wlc requires all six (wlc-client.md §5). */
+export interface UploadResult {
+  not_found: number;
+  skipped: number;
+  accepted: number;
+  total: number;
+  result: boolean;
+  count: number;
+}
+
+interface StoredUnit {
+  id: string;
+  context: string;
+  target: string;
+  state: number;
+  source: string;
+}
+
+@Injectable()
+export class TranslationUploadService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly lookup: TranslationLookup,
+  ) {}
+
+  async upload(ctx: RequestContext, projectSlug: string, componentSlug: string, languageCode: string, file: UploadedFile | undefined, fields: Record<string, unknown>): Promise<UploadResult> {
+    const translation = await this.lookup.translation(projectSlug, componentSlug, languageCode);
+    // upload.perform (and upload.overwrite for conflicts): superusers until teams exist (plain 403, §10.8).
+    if (!ctx.isSuperuser) throw permissionDenied();
+    assertComponentUnlocked(translation.component);
+    const options = parseFields(fields);
+    if (!file) throw new ApiValidationError({ file: ['No file was submitted.'] });
+    if (file.size > UPLOAD_MAX_BYTES) throw new ApiValidationError({ file: ['Uploaded translation file is too big.'] });
+    if (!SUPPORTED_METHODS.has(options.method) || translation.isSource) {
+      throw new ApiValidationError({ method: ['This method is not available here.'] });
+    }
+    const format = getFileFormat(translation.component.fileFormat);
+    if (!format) throw new ApiValidationError({ method: ['This method is not available here.'] });
+    let leaves;
+    try {
+      leaves = format.parse(file.buffer);
+    } catch (error) {
+      if (error instanceof FormatParseError) throw new ApiValidationError({ file: [`Failed to parse uploaded file: ${error.message}`] });
+      throw error;
+    }
+    const uploaded = leaves.map((leaf) => ({ context: leaf.context, target: leaf.source }));
+    return this.dataSource.transaction((manager) => this.apply(manager, ctx.caller!.id, translation, uploaded, options));
+  }
+
+  private async apply(
+    manager: EntityManager,
+    userId: number,
+    translation: TranslationRef,
+    uploaded: Array<{ context: string; target: string }>,
+    options: { method: UploadMethod; conflicts: Conflicts },
+  ): Promise<UploadResult> {
+    // Row locks: an edit through the API waits for the upload (and the other way round), nothing is lost.
+    const units: StoredUnit[] = await manager.query(
+      'SELECT id, context, target, state, source FROM units WHERE translation_id = $1 ORDER BY position, id FOR UPDATE',
+      [translation.id],
+    );
+    const byContext = new Map(units.map((unit) => [unit.context, unit]));
+    const newState = options.method === 'approve' ? (translation.component.translationReview ? 30 : 20) : options.method === 'fuzzy' ? 10 : 20;
+    const conflicts = options.method === 'replace' ? 'replace-approved' : options.conflicts;
+    const updates: Array<{ unit: StoredUnit; target: string; state: number }> = [];
+    let notFound = 0;
+    let skipped = 0;
+    const seen = new Set<string>();
+    for (const entry of uploaded) {
+      const unit = byContext.get(entry.context);
+      if (!unit) {
+        notFound += 1;
+        continue;
+      }
+      seen.add(unit.context);
+      if (entry.target === '' || unit.state === 100 || !mayOverwrite(unit.state, conflicts) || (unit.target === entry.target && unit.state === newState)) {
+        skipped += 1;
+        continue;
+      }
+      updates.push({ unit, target: entry.target, state: newState });
+    }
+    if (options.method === 'replace') {
+      // The upload replaces the file: strings it lacks end up untranslated (§10.8).
+      for (const unit of units) if (!seen.has(unit.context) && unit.state !== 0 && unit.state !== 100) updates.push({ unit, target: '', state: 0 });
+    }
+    const accepted = updates.filter((update) => update.target !== '').length;
+    if (updates.length > 0) await this.store(manager, userId, translation, updates);
+    return { not_found: notFound, skipped, accepted, total: uploaded.length, result: accepted > 0, count: uploaded.length };
+  }
+
+  private async store(manager: EntityManager, userId: number, translation: TranslationRef, updates: Array<{ unit: StoredUnit; target: string; state: number }>): Promise<void> {
+    await manager.query(
+      `UPDATE units u SET target = r.target, state = r.state, pending = true
+         FROM unnest($1::bigint[], $2::text[], $3::smallint[]) AS r(id, target, state) WHERE u.id = r.id`,
+      [updates.map((u) => u.unit.id), updates.map((u) => u.target), updates.map((u) => u.state)],
+    );
+    const scope = {
+      projectId: translation.component.projectId,
+      componentId: translation.component.id,
+      translationId: translation.id,
+      languageId: translation.languageId,
+      userId,
+      authorId: userId,
+    };
+    const [{ contributed }]: Array<{ contributed: boolean }> = await manager.query(
+      'SELECT EXISTS (SELECT 1 FROM changes WHERE translation_id = $1 AND user_id = $2) AS contributed',
+      [translation.id, userId],
+    );
+    const records: ChangeRecord[] = contributed ? [] : [{ ...scope, action: ACTION_NEW_CONTRIBUTOR, unitId: null, target: '' }];
+    for (const update of updates) {
+      records.push({
+        ...scope,
+        action: ACTION_UPLOAD,
+        unitId: update.unit.id,
+        target: update.target,
+        old: update.unit.target,
+        details: { state: update.state, old_state: update.unit.state, source: update.unit.source, context: update.unit.context },
+      });
+    }
+    await recordChanges(manager, records);
+    await refreshTranslationStatistics(manager, [translation.id], { authorId: userId });
+  }
+}
+
+/** Whether `conflicts` lets the upload replace a string in this state (§10.8). */
+function mayOverwrite(state: number, conflicts: Conflicts): boolean {
+  if (state < 20) return true;
+  if (conflicts === 'replace-approved') return true;
+  return conflicts === 'replace-translated' && state !== 30;
+}
+
+/** UploadRequestSerializer: choices validated like DRF; wlc's legacy `overwrite=yes` means replace-translated. */
+function parseFields(fields: Record<string, unknown>): { method: UploadMethod; conflicts: Conflicts } {
+  const errors: Record<string, string[]> = {};
+  const choice = <T extends string>(name: string, choices: readonly T[], fallback: T): T => {
+    const raw = fields[name];
+    if (raw === undefined) return fallback;
+    const match = choices.find((c) => c === raw);
+    if (match === undefined) errors[name] = [`"${typeof raw === 'string' ? raw : JSON.stringify(raw)}" is not a valid choice.`];
+    return match ?? fallback;
+  };
+  const method = choice('method', METHODS, 'translate');
+  let conflicts = choice('conflicts', CONFLICTS, '');
+  choice('fuzzy', FUZZY, '');
+  for (const name of ['author_name', 'author_email']) {
+    const value = fields[name];
+    if (value !== undefined && (typeof value !== 'string' || value.length > 200)) errors[name] = ['Ensure this field has no more than 200 characters.'];
+  }
+  if (Object.keys(errors).length > 0) throw new ApiValidationError(errors);
+  const overwrite = fields.overwrite;
+  if (conflicts === '' && typeof overwrite === 'string' && ['yes', 'true', '1', 'on'].includes(overwrite.toLowerCase())) conflicts = 'replace-translated';
+  return { method, conflicts };
+}
