@@ -158,8 +158,15 @@ export class UnitEditService {
     if (!ctx.isSuperuser) throw permissionDenied();
   }
 
-  /** Stores the edit, marks it pending for write-back and records the history (§10.2). */
-  private async translate(manager: EntityManager, userId: number, unit: EditableUnit, target: string, state: number): Promise<void> {
+  /**
+   * Stores the edit, marks it pending for write-back and records the history (§10.2). The unit row is locked
+   * and re-read first, so concurrent edits of one unit apply one after the other and each records the text
+   * it really replaced (issue 3: no update is lost silently).
+   */
+  private async translate(manager: EntityManager, userId: number, locked: EditableUnit, target: string, state: number): Promise<void> {
+    const [current]: Array<{ target: string; state: number }> = await manager.query('SELECT target, state FROM units WHERE id = $1 FOR UPDATE', [locked.id]);
+    if (!current) throw notFound();
+    const unit = { ...locked, target: current.target, state: current.state };
     // Identical target and state: nothing changes and nothing is recorded.
     if (target === unit.target && state === unit.state) return;
     await manager.query('UPDATE units SET target = $2, state = $3, pending = true WHERE id = $1', [unit.id, target, state]);
