@@ -1,37 +1,109 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, OpenAPIObject, ParameterObject, ReferenceObject, SwaggerModule } from '@nestjs/swagger';
+import { addDefaultErrorResponses } from '../common/openapi/api-error-responses';
 
 let document: OpenAPIObject | undefined;
+
+const DESCRIPTION = `Translation management with a Weblate-compatible JSON API.
+
+**Authentication.** Reads are public; every write (POST, PUT, PATCH, DELETE) needs an API token. Send it as
+\`Authorization: Token <key>\` (Weblate's form) or \`Authorization: Bearer <key>\`. In Swagger UI press
+*Authorize* and either enter \`Token <key>\` (with the word \`Token\`) under **token**, or only the key under
+**bearer**. A missing token on a write, or an invalid token on any request, answers 401; a valid token
+without the permission answers 403.
+
+**Lists** use the \`count\`/\`next\`/\`previous\`/\`results\` envelope with \`page\` and \`page_size\`; every
+link carries \`format=api\`. **Errors** have DRF's bodies: \`{"detail": "..."}\`, or for validation errors
+an object of message lists per field. A method a path does not offer answers 405
+(\`{"detail": "Method \\"X\\" not allowed."}\`) with the allowed methods in \`Allow\`. Paths end with \`/\`.`;
+
+/** Both schemes set the same header; a route's security requirement lists them as alternatives. */
+const TOKEN_REQUIRED = [{ token: [] }, { bearer: [] }];
+/** Reads: anonymous (`{}`) or with a token (which then must be valid). */
+const TOKEN_OPTIONAL = [...TOKEN_REQUIRED, {}];
+const WRITE_METHODS = new Set(['post', 'put', 'patch', 'delete']);
 
 /** Builds the OpenAPI document from the controllers' decorators (architecture.md "OpenAPI"). */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Glossa API')
-    .setDescription(
-      'Translation management with a Weblate-compatible JSON API. Every link carries `format=api`; lists use ' +
-        'the `count`/`next`/`previous`/`results` envelope with `page` and `page_size`.',
-    )
+    .setDescription(DESCRIPTION)
     .setVersion('0.1.0')
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'Authorization', description: 'Token <key>' }, 'token')
+    .setLicense('MIT', 'https://opensource.org/licenses/MIT')
+    .addServer('/', 'This Glossa server')
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'Authorization',
+        description: 'Weblate API token with its prefix: enter `Token <key>`, e.g. `Token wlu_0123456789abcdef`.',
+      },
+      'token',
+    )
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The same API token as a bearer token: enter only the key.' }, 'bearer')
     .build();
   const document = SwaggerModule.createDocument(app, config, {
-    operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
+    // Every route names its operationId with @ApiOperation; this only covers a route that does not.
+    operationIdFactory: (controller, method) => lowerFirst(`${controller.replace(/Controller$/, '')}${upperFirst(method)}`),
   });
   // Weblate's routes all end in `/` (weblate-api.md §1.1); document them the way clients must call them.
   document.paths = Object.fromEntries(
     Object.entries(document.paths).map(([route, item]) => [route.endsWith('/') ? route : `${route}/`, item]),
   );
+  document.security = TOKEN_OPTIONAL;
+  for (const item of Object.values(document.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (!operation || typeof operation !== 'object' || !('responses' in operation)) continue;
+      if (WRITE_METHODS.has(method)) operation.security ??= TOKEN_REQUIRED;
+      if (operation.parameters) operation.parameters = mergeHeaderParameters(operation.parameters);
+    }
+  }
+  addDefaultErrorResponses(document);
   return document;
 }
 
 /** Builds the document once and serves Swagger UI at `/api/docs/`. */
 export function installOpenApi(app: INestApplication): OpenAPIObject {
   document = buildOpenApiDocument(app);
-  SwaggerModule.setup('api/docs', app, document, { raw: false, customSiteTitle: 'Glossa API' });
+  SwaggerModule.setup('api/docs', app, document, {
+    raw: false,
+    customSiteTitle: 'Glossa API',
+    // The token entered under "Authorize" survives a page reload.
+    swaggerOptions: { persistAuthorization: true },
+  });
   return document;
 }
 
 export function currentOpenApiDocument(): OpenAPIObject {
   if (!document) throw new Error('The OpenAPI document has not been built yet.');
   return document;
+}
+
+/**
+ * Nest documents every `@Headers('if-match')` argument as a *required* header parameter, beside the
+ * `@ApiHeader` that describes it. Headers are case-insensitive and Glossa's request headers (conditional
+ * requests) are all optional: keep one parameter per header, the described one, optional unless it says so.
+ */
+function mergeHeaderParameters(parameters: Array<ParameterObject | ReferenceObject>): Array<ParameterObject | ReferenceObject> {
+  const headers = new Map<string, ParameterObject>();
+  for (const parameter of parameters) {
+    if (!('in' in parameter) || parameter.in !== 'header') continue;
+    const key = parameter.name.toLowerCase();
+    const seen = headers.get(key);
+    if (!seen || (!seen.description && parameter.description)) headers.set(key, parameter);
+  }
+  return parameters.flatMap((parameter) => {
+    if (!('in' in parameter) || parameter.in !== 'header') return [parameter];
+    const kept = headers.get(parameter.name.toLowerCase());
+    if (kept !== parameter) return [];
+    return [parameter.description ? parameter : { ...parameter, required: false }];
+  });
+}
+
+function upperFirst(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
 }

@@ -1,5 +1,5 @@
 import { applyDecorators, Controller, Get, Param } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiPaginatedResponse, ApiPagingQuery } from '../../common/openapi/api-paginated-response';
 import { listEnvelope, ListEnvelope } from '../../common/pagination/list-envelope';
@@ -30,24 +30,28 @@ export class ChangesController {
   constructor(private readonly changes: ChangesService) {}
 
   @Get('changes')
+  @ApiOperation({ operationId: 'listChanges', summary: 'List changes' })
   @ApiChangeFilters()
   list(@Ctx() ctx: RequestContext): Promise<ListEnvelope<ChangeResponse>> {
     return this.page(ctx, { kind: 'all' });
   }
 
   @Get('changes/:id')
+  @ApiOperation({ operationId: 'getChange', summary: 'Get a change' })
   @ApiOkResponse({ type: ChangeResponse })
   async detail(@Ctx() ctx: RequestContext, @Param('id') id: string): Promise<ChangeResponse> {
     return toChangeResponse(await this.changes.get(id), ctx.links);
   }
 
   @Get('projects/:project/changes')
+  @ApiOperation({ operationId: 'listProjectChanges', summary: 'List the changes of a project' })
   @ApiChangeFilters()
   listForProject(@Ctx() ctx: RequestContext, @Param('project') projectSlug: string): Promise<ListEnvelope<ChangeResponse>> {
     return this.page(ctx, { kind: 'project', projectSlug });
   }
 
   @Get('components/:project/:component/changes')
+  @ApiOperation({ operationId: 'listComponentChanges', summary: 'List the changes of a component' })
   @ApiChangeFilters()
   listForComponent(
     @Ctx() ctx: RequestContext,
@@ -58,6 +62,7 @@ export class ChangesController {
   }
 
   @Get('translations/:project/:component/:language/changes')
+  @ApiOperation({ operationId: 'listTranslationChanges', summary: 'List the changes of a translation' })
   @ApiChangeFilters()
   listForTranslation(
     @Ctx() ctx: RequestContext,

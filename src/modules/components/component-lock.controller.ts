@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiPaginatedResponse, ApiPagingQuery } from '../../common/openapi/api-paginated-response';
 import { listEnvelope, ListEnvelope } from '../../common/pagination/list-envelope';
@@ -16,12 +16,14 @@ export class ComponentLockController {
   constructor(private readonly components: ComponentsService) {}
 
   @Get('lock')
+  @ApiOperation({ operationId: 'getComponentLock', summary: 'Get the lock state of a component' })
   @ApiOkResponse({ type: ComponentLockResponse })
   lockState(@Param('project') project: string, @Param('component') component: string): Promise<ComponentLockResponse> {
     return this.components.lockState(project, component);
   }
 
   @Post('lock')
+  @ApiOperation({ operationId: 'setComponentLock', summary: 'Lock or unlock a component' })
   @HttpCode(200)
   @ApiBody({ type: ComponentLockRequestDto })
   @ApiOkResponse({ type: ComponentLockResponse })
@@ -40,6 +42,7 @@ export class ComponentLockController {
    * offered until that storage exists, which makes the route answer 405 to it.
    */
   @Get('links')
+  @ApiOperation({ operationId: 'listComponentLinks', summary: 'List the projects a component is shared into' })
   @ApiPagingQuery()
   @ApiPaginatedResponse(ProjectResponse)
   async links(@Ctx() ctx: RequestContext, @Param('project') project: string, @Param('component') component: string): Promise<ListEnvelope<ProjectResponse>> {

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiPaginatedResponse, ApiPagingQuery } from '../../common/openapi/api-paginated-response';
 import { listEnvelope, ListEnvelope } from '../../common/pagination/list-envelope';
@@ -20,6 +20,7 @@ export class ComponentsController {
   ) {}
 
   @Get()
+  @ApiOperation({ operationId: 'listComponents', summary: 'List components' })
   @ApiPagingQuery()
   @ApiPaginatedResponse(ComponentResponse)
   async list(@Ctx() ctx: RequestContext): Promise<ListEnvelope<ComponentResponse>> {
@@ -28,6 +29,7 @@ export class ComponentsController {
   }
 
   @Get(':project/:component')
+  @ApiOperation({ operationId: 'getComponent', summary: 'Get a component' })
   @ApiOkResponse({ type: ComponentResponse })
   async detail(@Ctx() ctx: RequestContext, @Param('project') project: string, @Param('component') component: string): Promise<ComponentResponse> {
     return toComponentResponse(await this.components.getBySlugs(project, component), ctx.links);
@@ -35,6 +37,7 @@ export class ComponentsController {
 
   /** Full update: name, slug, repo, filemask and file_format are required (weblate-api.md §10.13). */
   @Put(':project/:component')
+  @ApiOperation({ operationId: 'replaceComponent', summary: 'Replace a component' })
   @ApiBody({ type: ComponentWriteDto })
   @ApiOkResponse({ type: ComponentResponse })
   async replace(
@@ -47,6 +50,7 @@ export class ComponentsController {
   }
 
   @Patch(':project/:component')
+  @ApiOperation({ operationId: 'updateComponent', summary: 'Update a component (partial)' })
   @ApiBody({ type: ComponentUpdateDto })
   @ApiOkResponse({ type: ComponentResponse })
   async update(
@@ -59,6 +63,7 @@ export class ComponentsController {
   }
 
   @Delete(':project/:component')
+  @ApiOperation({ operationId: 'deleteComponent', summary: 'Delete a component' })
   @HttpCode(204)
   @ApiNoContentResponse()
   async remove(@Ctx() ctx: RequestContext, @Param('project') project: string, @Param('component') component: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Post, Res } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiPaginatedResponse, ApiPagingQuery } from '../../common/openapi/api-paginated-response';
@@ -24,6 +24,7 @@ export class ProjectComponentsController {
   ) {}
 
   @Get()
+  @ApiOperation({ operationId: 'listProjectComponents', summary: 'List the components of a project' })
   @ApiPagingQuery()
   @ApiPaginatedResponse(ComponentResponse)
   async list(@Ctx() ctx: RequestContext, @Param('project') project: string): Promise<ListEnvelope<ComponentResponse>> {
@@ -34,6 +35,7 @@ export class ProjectComponentsController {
 
   /** 201 + Location; the import runs in the background and `task_url` points at it meanwhile. */
   @Post()
+  @ApiOperation({ operationId: 'createComponent', summary: 'Create a component in a project (imported in the background)' })
   @ApiBody({ type: ComponentWriteDto })
   @ApiCreatedResponse({ type: ComponentResponse })
   async create(

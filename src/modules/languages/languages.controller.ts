@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiPaginatedResponse, ApiPagingQuery } from '../../common/openapi/api-paginated-response';
@@ -17,6 +17,7 @@ export class LanguagesController {
   constructor(private readonly languages: LanguagesService) {}
 
   @Get()
+  @ApiOperation({ operationId: 'listLanguages', summary: 'List languages' })
   @ApiPagingQuery()
   @ApiPaginatedResponse(LanguageResponse)
   async list(@Ctx() ctx: RequestContext): Promise<ListEnvelope<LanguageResponse>> {
@@ -25,6 +26,7 @@ export class LanguagesController {
   }
 
   @Post()
+  @ApiOperation({ operationId: 'createLanguage', summary: 'Create a language' })
   @ApiCreatedResponse({ type: LanguageResponse })
   async create(@Ctx() ctx: RequestContext, @Body() dto: CreateLanguageDto, @Res({ passthrough: true }) res: Response): Promise<LanguageResponse> {
     const body = toLanguageResponse(await this.languages.create(ctx, dto), ctx.links);
@@ -33,24 +35,28 @@ export class LanguagesController {
   }
 
   @Get(':code')
+  @ApiOperation({ operationId: 'getLanguage', summary: 'Get a language' })
   @ApiOkResponse({ type: LanguageResponse })
   async detail(@Ctx() ctx: RequestContext, @Param('code') code: string): Promise<LanguageResponse> {
     return toLanguageResponse(await this.languages.getByCode(ctx, code), ctx.links);
   }
 
   @Put(':code')
+  @ApiOperation({ operationId: 'replaceLanguage', summary: 'Replace a language' })
   @ApiOkResponse({ type: LanguageResponse })
   async replace(@Ctx() ctx: RequestContext, @Param('code') code: string, @Body() dto: CreateLanguageDto): Promise<LanguageResponse> {
     return toLanguageResponse(await this.languages.update(ctx, code, dto), ctx.links);
   }
 
   @Patch(':code')
+  @ApiOperation({ operationId: 'updateLanguage', summary: 'Update a language (partial)' })
   @ApiOkResponse({ type: LanguageResponse })
   async update(@Ctx() ctx: RequestContext, @Param('code') code: string, @Body() dto: UpdateLanguageDto): Promise<LanguageResponse> {
     return toLanguageResponse(await this.languages.update(ctx, code, dto), ctx.links);
   }
 
   @Delete(':code')
+  @ApiOperation({ operationId: 'deleteLanguage', summary: 'Delete a language' })
   @HttpCode(204)
   @ApiNoContentResponse()
   async remove(@Ctx() ctx: RequestContext, @Param('code') code: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiPaginatedResponse, ApiPagingQuery } from '../../common/openapi/api-paginated-response';
@@ -16,6 +16,7 @@ export class ProjectsController {
   constructor(private readonly projects: ProjectsService) {}
 
   @Get()
+  @ApiOperation({ operationId: 'listProjects', summary: 'List projects' })
   @ApiPagingQuery()
   @ApiPaginatedResponse(ProjectResponse)
   async list(@Ctx() ctx: RequestContext): Promise<ListEnvelope<ProjectResponse>> {
@@ -24,6 +25,7 @@ export class ProjectsController {
   }
 
   @Post()
+  @ApiOperation({ operationId: 'createProject', summary: 'Create a project' })
   @ApiCreatedResponse({ type: ProjectResponse })
   async create(@Ctx() ctx: RequestContext, @Body() dto: CreateProjectDto, @Res({ passthrough: true }) res: Response): Promise<ProjectResponse> {
     const body = toProjectResponse(await this.projects.create(ctx, dto), ctx.links);
@@ -32,24 +34,28 @@ export class ProjectsController {
   }
 
   @Get(':project')
+  @ApiOperation({ operationId: 'getProject', summary: 'Get a project' })
   @ApiOkResponse({ type: ProjectResponse })
   async detail(@Ctx() ctx: RequestContext, @Param('project') slug: string): Promise<ProjectResponse> {
     return toProjectResponse(await this.projects.getBySlug(slug), ctx.links);
   }
 
   @Put(':project')
+  @ApiOperation({ operationId: 'replaceProject', summary: 'Replace a project' })
   @ApiOkResponse({ type: ProjectResponse })
   async replace(@Ctx() ctx: RequestContext, @Param('project') slug: string, @Body() dto: CreateProjectDto): Promise<ProjectResponse> {
     return toProjectResponse(await this.projects.update(ctx, slug, dto), ctx.links);
   }
 
   @Patch(':project')
+  @ApiOperation({ operationId: 'updateProject', summary: 'Update a project (partial)' })
   @ApiOkResponse({ type: ProjectResponse })
   async update(@Ctx() ctx: RequestContext, @Param('project') slug: string, @Body() dto: UpdateProjectDto): Promise<ProjectResponse> {
     return toProjectResponse(await this.projects.update(ctx, slug, dto), ctx.links);
   }
 
   @Delete(':project')
+  @ApiOperation({ operationId: 'deleteProject', summary: 'Delete a project' })
   @HttpCode(204)
   @ApiNoContentResponse()
   async remove(@Ctx() ctx: RequestContext, @Param('project') slug: string): Promise<void> {

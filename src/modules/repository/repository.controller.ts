@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { pathOf } from '../../common/links/link-builder';
 import {
@@ -22,6 +22,7 @@ export class RepositoryController {
   constructor(private readonly repository: RepositoryService) {}
 
   @Get('projects/:project/repository')
+  @ApiOperation({ operationId: 'getProjectRepository', summary: 'Get the repository status of a project' })
   @ApiOkResponse({ type: ProjectRepositoryResponse })
   async projectStatus(@Ctx() ctx: RequestContext, @Param('project') project: string): Promise<ProjectRepositoryResponse> {
     const status = await this.repository.projectStatus(ctx, project);
@@ -29,6 +30,7 @@ export class RepositoryController {
   }
 
   @Post('projects/:project/repository')
+  @ApiOperation({ operationId: 'runProjectRepositoryOperation', summary: 'Run a repository operation on every component of a project' })
   @HttpCode(200)
   @ApiBody({ type: RepositoryOperationRequestDto })
   @ApiOkResponse({ type: RepositoryOperationResponse })
@@ -37,6 +39,7 @@ export class RepositoryController {
   }
 
   @Get('components/:project/:component/repository')
+  @ApiOperation({ operationId: 'getComponentRepository', summary: 'Get the repository status of a component' })
   @ApiOkResponse({ type: RepositoryResponse })
   async componentStatus(
     @Ctx() ctx: RequestContext,
@@ -48,6 +51,7 @@ export class RepositoryController {
   }
 
   @Post('components/:project/:component/repository')
+  @ApiOperation({ operationId: 'runComponentRepositoryOperation', summary: 'Run a repository operation (commit, pull, push, …) on a component' })
   @HttpCode(200)
   @ApiBody({ type: RepositoryOperationRequestDto })
   @ApiOkResponse({ type: RepositoryOperationResponse })
@@ -61,6 +65,7 @@ export class RepositoryController {
   }
 
   @Get('translations/:project/:component/:language/repository')
+  @ApiOperation({ operationId: 'getTranslationRepository', summary: 'Get the repository status of a translation' })
   @ApiOkResponse({ type: RepositoryResponse })
   async translationStatus(
     @Ctx() ctx: RequestContext,
@@ -73,6 +78,7 @@ export class RepositoryController {
   }
 
   @Post('translations/:project/:component/:language/repository')
+  @ApiOperation({ operationId: 'runTranslationRepositoryOperation', summary: 'Run a repository operation on a translation' })
   @HttpCode(200)
   @ApiBody({ type: RepositoryOperationRequestDto })
   @ApiOkResponse({ type: RepositoryOperationResponse })

@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiRootResponse, toApiRootResponse } from './root.response';
 
@@ -7,6 +7,7 @@ import { ApiRootResponse, toApiRootResponse } from './root.response';
 @Controller('api')
 export class RootController {
   @Get()
+  @ApiOperation({ operationId: 'getApiRoot', summary: 'API root: links to every list endpoint' })
   @ApiOkResponse({ type: ApiRootResponse, description: 'Links to every list endpoint' })
   root(@Ctx() ctx: RequestContext): ApiRootResponse {
     return toApiRootResponse(ctx.links);

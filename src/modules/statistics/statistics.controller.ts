@@ -1,5 +1,5 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { pathOf } from '../../common/links/link-builder';
 import { ApiPaginatedResponse, ApiPagingQuery } from '../../common/openapi/api-paginated-response';
@@ -26,6 +26,7 @@ export class StatisticsController {
   constructor(private readonly statistics: StatisticsService) {}
 
   @Get('translations/:project/:component/:language/statistics')
+  @ApiOperation({ operationId: 'getTranslationStatistics', summary: 'Get the statistics of a translation' })
   @ApiOkResponse({ type: TranslationStatisticsResponse })
   async translation(
     @Ctx() ctx: RequestContext,
@@ -38,6 +39,7 @@ export class StatisticsController {
 
   /** A paginated list of per-translation statistics objects, ordered by translation id (§5.7). */
   @Get('components/:project/:component/statistics')
+  @ApiOperation({ operationId: 'listComponentStatistics', summary: 'List the statistics of every translation of a component' })
   @ApiPagingQuery()
   @ApiPaginatedResponse(TranslationStatisticsResponse)
   async component(
@@ -51,6 +53,7 @@ export class StatisticsController {
   }
 
   @Get('projects/:project/statistics')
+  @ApiOperation({ operationId: 'getProjectStatistics', summary: 'Get the statistics of a project' })
   @ApiOkResponse({ type: NamedStatisticsResponse })
   async project(@Ctx() ctx: RequestContext, @Param('project') slug: string): Promise<NamedStatisticsResponse> {
     const { project, counters } = await this.statistics.forProject(slug);
@@ -58,6 +61,7 @@ export class StatisticsController {
   }
 
   @Get('languages/:code/statistics')
+  @ApiOperation({ operationId: 'getLanguageStatistics', summary: 'Get the statistics of a language' })
   @ApiOkResponse({ type: NamedStatisticsResponse })
   async language(@Ctx() ctx: RequestContext, @Param('code') code: string): Promise<NamedStatisticsResponse> {
     const { language, counters } = await this.statistics.forLanguage(ctx, code);
@@ -66,6 +70,7 @@ export class StatisticsController {
 
   /** A plain JSON array, not paginated (weblate-api.md §3, §5.6). */
   @Get('projects/:project/languages')
+  @ApiOperation({ operationId: 'listProjectLanguageStatistics', summary: 'List the statistics of each language of a project' })
   @ApiOkResponse({ type: [ProjectLanguageStatisticsResponse] })
   async projectLanguages(@Param('project') slug: string): Promise<ProjectLanguageStatisticsResponse[]> {
     const rows = await this.statistics.projectLanguages(slug);

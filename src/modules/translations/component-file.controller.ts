@@ -1,5 +1,5 @@
 import { Controller, Get, Headers, Param, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { sendFileDownload } from './translation-file.controller';
@@ -15,6 +15,7 @@ export class ComponentFileController {
   constructor(private readonly files: TranslationFileService) {}
 
   @Get()
+  @ApiOperation({ operationId: 'downloadComponentFile', summary: 'Download all translation files of a component as a ZIP archive' })
   @ApiProduces('application/zip')
   @ApiQuery({ name: 'format', required: false, description: '`zip` (the default); exporters are not supported' })
   @ApiOkResponse({ description: 'ZIP of the translation files, stored under their repository paths', schema: { type: 'string', format: 'binary' } })

@@ -1,5 +1,5 @@
 import { Controller, Get, Headers, Param, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { TranslationFileDownload, TranslationFileService } from './translation-file.service';
@@ -15,6 +15,7 @@ export class TranslationFileController {
   constructor(private readonly files: TranslationFileService) {}
 
   @Get()
+  @ApiOperation({ operationId: 'downloadTranslationFile', summary: 'Download the translation file' })
   @ApiProduces('application/json', 'application/octet-stream')
   @ApiQuery({ name: 'format', required: false, description: 'Only `api` (no conversion) is supported' })
   @ApiOkResponse({ description: 'The translation file', schema: { type: 'string', format: 'binary' } })

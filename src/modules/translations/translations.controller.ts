@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiPaginatedResponse, ApiPagingQuery } from '../../common/openapi/api-paginated-response';
 import { listEnvelope, ListEnvelope } from '../../common/pagination/list-envelope';
@@ -22,6 +22,7 @@ export class TranslationsController {
   constructor(private readonly translations: TranslationsService) {}
 
   @Get('translations')
+  @ApiOperation({ operationId: 'listTranslations', summary: 'List translations' })
   @ApiPagingQuery()
   @ApiPaginatedResponse(TranslationResponse)
   async list(@Ctx() ctx: RequestContext): Promise<ListEnvelope<TranslationResponse>> {
@@ -30,6 +31,7 @@ export class TranslationsController {
   }
 
   @Get('translations/:project/:component/:language')
+  @ApiOperation({ operationId: 'getTranslation', summary: 'Get a translation' })
   @ApiOkResponse({ type: TranslationResponse })
   async detail(
     @Ctx() ctx: RequestContext,
@@ -41,6 +43,7 @@ export class TranslationsController {
   }
 
   @Delete('translations/:project/:component/:language')
+  @ApiOperation({ operationId: 'deleteTranslation', summary: 'Delete a translation' })
   @HttpCode(204)
   @ApiNoContentResponse()
   async remove(
@@ -54,6 +57,7 @@ export class TranslationsController {
 
   /** A component's translations, without the nested `component` (weblate-api.md §5.7). */
   @Get('components/:project/:component/translations')
+  @ApiOperation({ operationId: 'listComponentTranslations', summary: 'List the translations of a component' })
   @ApiPagingQuery()
   @ApiPaginatedResponse(TranslationResponse)
   async listForComponent(
@@ -66,6 +70,7 @@ export class TranslationsController {
   }
 
   @Post('components/:project/:component/translations')
+  @ApiOperation({ operationId: 'createTranslation', summary: 'Add a language to a component (create a translation)' })
   @HttpCode(201)
   @ApiBody({ schema: { type: 'object', required: ['language_code'], properties: { language_code: { type: 'string' } } } })
   @ApiCreatedResponse({ schema: { type: 'object', properties: { data: { $ref: '#/components/schemas/TranslationResponse' } } } })

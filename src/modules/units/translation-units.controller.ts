@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiPaginatedResponse, ApiPagingQuery } from '../../common/openapi/api-paginated-response';
 import { listEnvelope, ListEnvelope } from '../../common/pagination/list-envelope';
@@ -20,6 +20,7 @@ export class TranslationUnitsController {
   ) {}
 
   @Get()
+  @ApiOperation({ operationId: 'listTranslationUnits', summary: 'List the units (strings) of a translation' })
   @ApiPagingQuery()
   @ApiQuery({ name: 'q', required: false, description: 'Search query (a subset of Weblate\'s search language)' })
   @ApiPaginatedResponse(UnitResponse)
@@ -35,6 +36,7 @@ export class TranslationUnitsController {
 
   /** Weblate answers 200 (not 201) with the new unit (weblate-api.md §10.1). */
   @Post()
+  @ApiOperation({ operationId: 'createTranslationUnit', summary: 'Add a new string to a translation' })
   @HttpCode(200)
   @ApiBody({ type: NewMonolingualUnitBody })
   @ApiOkResponse({ type: UnitResponse })

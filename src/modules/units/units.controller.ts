@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiPaginatedResponse } from '../../common/openapi/api-paginated-response';
 import { listEnvelope, ListEnvelope } from '../../common/pagination/list-envelope';
@@ -21,6 +21,7 @@ export class UnitsController {
 
   /** LargePagination: 200 per page by default, at most 10000 (weblate-api.md §3). */
   @Get()
+  @ApiOperation({ operationId: 'listUnits', summary: 'List units (strings) of every translation' })
   @ApiQuery({ name: 'page', required: false, description: '1-based page number or `last`', schema: { type: 'string' } })
   @ApiQuery({ name: 'page_size', required: false, description: 'Items per page (default 200, max 10000)', schema: { type: 'integer' } })
   @ApiQuery({ name: 'q', required: false, description: 'Search query (a subset of Weblate\'s search language)' })
@@ -31,12 +32,14 @@ export class UnitsController {
   }
 
   @Get(':id')
+  @ApiOperation({ operationId: 'getUnit', summary: 'Get a unit (string)' })
   @ApiOkResponse({ type: UnitResponse })
   async detail(@Ctx() ctx: RequestContext, @Param('id') id: string): Promise<UnitResponse> {
     return toUnitResponse(await this.units.get(id), ctx.links);
   }
 
   @Put(':id')
+  @ApiOperation({ operationId: 'replaceUnit', summary: 'Replace the translation of a unit' })
   @ApiBody({ type: UnitWriteBody })
   @ApiOkResponse({ type: UnitWriteResponse })
   async replace(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() body: unknown): Promise<UnitWriteResponse> {
@@ -44,6 +47,7 @@ export class UnitsController {
   }
 
   @Patch(':id')
+  @ApiOperation({ operationId: 'updateUnit', summary: 'Translate a unit (partial update: target, state, …)' })
   @ApiBody({ type: UnitWriteBody })
   @ApiOkResponse({ type: UnitWriteResponse })
   async update(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() body: unknown): Promise<UnitWriteResponse> {
@@ -51,6 +55,7 @@ export class UnitsController {
   }
 
   @Delete(':id')
+  @ApiOperation({ operationId: 'deleteUnit', summary: 'Delete a unit (string) from a monolingual translation' })
   @HttpCode(204)
   @ApiNoContentResponse()
   async remove(@Ctx() ctx: RequestContext, @Param('id') id: string): Promise<void> {

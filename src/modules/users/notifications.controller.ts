@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put } from '@nestjs/common';
-import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiPaginatedResponse, ApiPagingQuery } from '../../common/openapi/api-paginated-response';
 import { listEnvelope, ListEnvelope } from '../../common/pagination/list-envelope';
@@ -16,6 +16,7 @@ export class NotificationsController {
   constructor(private readonly notifications: NotificationsService) {}
 
   @Get()
+  @ApiOperation({ operationId: 'listUserNotifications', summary: 'List the notification subscriptions of a user' })
   @ApiPagingQuery()
   @ApiPaginatedResponse(SubscriptionResponse)
   async list(@Ctx() ctx: RequestContext, @Param('username') username: string): Promise<ListEnvelope<SubscriptionResponse>> {
@@ -25,18 +26,21 @@ export class NotificationsController {
 
   /** 201 without Location: Weblate's notifications action returns none (weblate-api.md §10.12). */
   @Post()
+  @ApiOperation({ operationId: 'createUserNotification', summary: 'Create a notification subscription' })
   @ApiCreatedResponse({ type: SubscriptionResponse })
   async create(@Ctx() ctx: RequestContext, @Param('username') username: string, @Body() dto: CreateSubscriptionDto): Promise<SubscriptionResponse> {
     return toSubscriptionResponse(await this.notifications.create(ctx, username, dto), ctx.links);
   }
 
   @Get(':id')
+  @ApiOperation({ operationId: 'getUserNotification', summary: 'Get a notification subscription' })
   @ApiOkResponse({ type: SubscriptionResponse })
   async detail(@Ctx() ctx: RequestContext, @Param('username') username: string, @Param('id') id: string): Promise<SubscriptionResponse> {
     return toSubscriptionResponse(await this.notifications.get(username, id), ctx.links);
   }
 
   @Put(':id')
+  @ApiOperation({ operationId: 'replaceUserNotification', summary: 'Replace a notification subscription' })
   @ApiOkResponse({ type: SubscriptionResponse })
   async replace(
     @Ctx() ctx: RequestContext,
@@ -48,6 +52,7 @@ export class NotificationsController {
   }
 
   @Patch(':id')
+  @ApiOperation({ operationId: 'updateUserNotification', summary: 'Update a notification subscription (partial)' })
   @ApiOkResponse({ type: SubscriptionResponse })
   async update(
     @Ctx() ctx: RequestContext,
@@ -59,6 +64,7 @@ export class NotificationsController {
   }
 
   @Delete(':id')
+  @ApiOperation({ operationId: 'deleteUserNotification', summary: 'Delete a notification subscription' })
   @HttpCode(204)
   @ApiNoContentResponse()
   async remove(@Ctx() ctx: RequestContext, @Param('username') username: string, @Param('id') id: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiPagingQuery } from '../../common/openapi/api-paginated-response';
@@ -20,6 +20,7 @@ export class UsersController {
   constructor(private readonly users: UsersService) {}
 
   @Get()
+  @ApiOperation({ operationId: 'listUsers', summary: 'List users' })
   @ApiPagingQuery()
   @ApiQuery({ name: 'username', required: false, description: 'Usernames starting with this (case-sensitive)' })
   @ApiQuery({ name: 'id', required: false, schema: { type: 'integer' } })
@@ -44,6 +45,7 @@ export class UsersController {
   }
 
   @Post()
+  @ApiOperation({ operationId: 'createUser', summary: 'Create a user' })
   @ApiCreatedResponse({ type: UserResponse })
   async create(@Ctx() ctx: RequestContext, @Body() dto: CreateUserDto, @Res({ passthrough: true }) res: Response): Promise<UserResponse> {
     const body = toUserResponse(await this.users.create(ctx, dto), ctx.links);
@@ -52,18 +54,21 @@ export class UsersController {
   }
 
   @Get(':username')
+  @ApiOperation({ operationId: 'getUser', summary: 'Get a user' })
   @ApiOkResponse({ schema: EITHER_USER_SCHEMA })
   async detail(@Ctx() ctx: RequestContext, @Param('username') username: string): Promise<UserResponse | BasicUserResponse> {
     return this.present(ctx, await this.users.getByUsername(username));
   }
 
   @Put(':username')
+  @ApiOperation({ operationId: 'replaceUser', summary: 'Replace a user' })
   @ApiOkResponse({ type: UserResponse })
   async replace(@Ctx() ctx: RequestContext, @Param('username') username: string, @Body() dto: CreateUserDto): Promise<UserResponse> {
     return toUserResponse(await this.users.update(ctx, username, dto), ctx.links);
   }
 
   @Patch(':username')
+  @ApiOperation({ operationId: 'updateUser', summary: 'Update a user (partial)' })
   @ApiOkResponse({ type: UserResponse })
   async update(@Ctx() ctx: RequestContext, @Param('username') username: string, @Body() dto: UpdateUserDto): Promise<UserResponse> {
     return toUserResponse(await this.users.update(ctx, username, dto), ctx.links);
@@ -71,6 +76,7 @@ export class UsersController {
 
   /** Deactivates and anonymises the user; the row stays for the history (weblate-api.md §5.2). */
   @Delete(':username')
+  @ApiOperation({ operationId: 'deleteUser', summary: 'Deactivate a user' })
   @HttpCode(204)
   @ApiNoContentResponse()
   async remove(@Ctx() ctx: RequestContext, @Param('username') username: string): Promise<void> {
@@ -78,6 +84,7 @@ export class UsersController {
   }
 
   @Get(':username/statistics')
+  @ApiOperation({ operationId: 'getUserStatistics', summary: 'Get the statistics of a user' })
   @ApiOkResponse({ type: UserStatisticsResponse })
   async statistics(@Param('username') username: string): Promise<UserStatisticsResponse> {
     return this.users.statistics(username);
