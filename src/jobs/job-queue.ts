@@ -63,6 +63,8 @@ interface Registration {
 export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(JobQueue.name);
   private readonly registrations = new Map<string, Registration>();
+  /** Queue name → cron expression (UTC) of periodic jobs; see schedule(). */
+  private readonly schedules = new Map<string, string>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private boss: PgBoss | undefined;
   private starting: Promise<void> | undefined;
@@ -79,6 +81,15 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     const registration: Registration = { name, handler: handler as JobHandler<never>, options };
     this.registrations.set(name, registration);
     if (this.boss) void this.activate(this.boss, registration).catch((error: unknown) => this.logger.error(error));
+  }
+
+  /**
+   * Sends a job to queue `name` on a cron schedule (pg-boss's timekeeper: one job per slot however many
+   * processes run). Declare it before the application starts, next to the queue's register().
+   */
+  schedule(name: string, cron: string): void {
+    if (this.boss) throw new Error('Schedules must be declared before the job queue starts.');
+    this.schedules.set(name, cron);
   }
 
   /** Queues a job and resolves with its id. Needs the queue to be started (application bootstrap). */
@@ -127,8 +138,8 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     const boss = new PgBoss({
       db: this.trackedDb(dataSourceDb(this.dataSource)),
       schema: this.options.schema ?? 'pgboss',
-      // No cron schedules are used; the timekeeper would only add polling queries.
-      schedule: false,
+      // The timekeeper (cron) runs only when a periodic job was declared; otherwise it would only add polling queries.
+      schedule: this.schedules.size > 0,
       supervise: true,
       pollingIntervalSeconds: polling,
     } as PgBoss.ConstructorOptions);
@@ -138,6 +149,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     // Queues are created even when this instance does not work on them: pg-boss 10 drops jobs sent to a
     // queue that does not exist.
     for (const registration of this.registrations.values()) await this.activate(boss, registration);
+    for (const [name, cron] of this.schedules) await boss.schedule(name, cron, {}, { tz: 'UTC' });
   }
 
   private async activate(boss: PgBoss, registration: Registration): Promise<void> {

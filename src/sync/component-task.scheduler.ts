@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { JobQueue } from '../jobs/job-queue';
 import { ComponentImportService } from './component-import.service';
+import { withHeartbeat } from './task-heartbeat';
 
 // Heavy component work runs in the background (weblate-api.md §10.11: creation answers 201 and `task_url`
 // points at the task). A Task row is what `/api/tasks/<id>/` shows; the pg-boss job that does the work has
@@ -53,16 +54,19 @@ export class ComponentTaskScheduler implements OnModuleInit {
 
   /** The job handler. Never throws for a failed import: the failure is the task's result. */
   async runImport({ taskId, componentId }: ComponentImportJob): Promise<void> {
-    const started = await this.dataSource.query(
+    // TypeORM answers an UPDATE with [rows, affected count].
+    const [started]: [Array<{ id: string }>, number] = await this.dataSource.query(
       `UPDATE tasks SET status = 'running', progress = 0, updated_at = now() WHERE id = $1 AND status IN ('queued', 'running')
        RETURNING id`,
       [taskId],
     );
     if (started.length === 0) return; // Already finished (or removed): a duplicate delivery.
     try {
-      const result = await this.imports.importComponent(componentId, {
-        onProgress: (percent, lines) => this.progress(taskId, percent, lines),
-      });
+      const result = await withHeartbeat(this.dataSource, taskId, () =>
+        this.imports.importComponent(componentId, {
+          onProgress: (percent, lines) => this.progress(taskId, percent, lines),
+        }),
+      );
       await this.finish(taskId, componentId, 'completed', {
         result: true,
         translations: result.translations,

@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
+import { CommitPendingScheduler } from './commit-pending.scheduler';
 import { ComponentImportService } from './component-import.service';
 import { ComponentScanner } from './component-scanner';
 import { ComponentTaskScheduler } from './component-task.scheduler';
 import { DemoSeeder } from './demo-seeder';
+import { RemovalTaskScheduler } from './removal-task.scheduler';
 import { RepositoryOperationsService } from './repository-operations.service';
 import { WorkingCopyService } from './working-copy.service';
 import { WriteBackService } from './write-back.service';
@@ -12,7 +14,7 @@ import { WriteBackService } from './write-back.service';
  * the global ConfigModule and the global JobsModule (JobsModule.forRoot) in the application.
  */
 @Module({
-  providers: [WorkingCopyService, ComponentScanner, ComponentImportService, ComponentTaskScheduler, DemoSeeder, WriteBackService, RepositoryOperationsService],
-  exports: [ComponentImportService, ComponentTaskScheduler, DemoSeeder, WorkingCopyService, WriteBackService, RepositoryOperationsService],
+  providers: [WorkingCopyService, ComponentScanner, ComponentImportService, ComponentTaskScheduler, DemoSeeder, WriteBackService, RepositoryOperationsService, CommitPendingScheduler, RemovalTaskScheduler],
+  exports: [ComponentImportService, ComponentTaskScheduler, DemoSeeder, WorkingCopyService, WriteBackService, RepositoryOperationsService, CommitPendingScheduler, RemovalTaskScheduler],
 })
 export class SyncModule {}

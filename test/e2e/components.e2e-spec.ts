@@ -409,7 +409,7 @@ describe('components', () => {
   });
 
   describe('removal', () => {
-    it('lets only superusers delete; 204 removes the rows and the working copy', async () => {
+    it('lets only superusers delete; 204 and a background task removes the rows and the working copy', async () => {
       await app.http().delete('/api/components/hello/application/').expect(401);
       const denied = await app.http().delete('/api/components/hello/application/').set(...authHeader(userToken)).expect(403);
       expect(denied.body).toEqual({ detail: 'Can not delete component' });
@@ -419,6 +419,14 @@ describe('components', () => {
       const response = await app.http().delete('/api/components/hello/application/').set(...admin).expect(204);
       expect(response.text).toBe('');
       expect(response.headers['allow']).toBe(DETAIL_ALLOW);
+      // weblate-api.md §10.4: the removal is a task; the component may stay visible until it has run.
+      const [task] = await db.query(`SELECT id FROM tasks WHERE kind = 'component-removal'`);
+      const deadline = Date.now() + 30_000;
+      while ((await app.http().get(`/api/tasks/${task.id}/`).expect(200)).body.completed !== true) {
+        if (Date.now() > deadline) throw new Error('Removal task did not finish');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect((await app.http().get(`/api/tasks/${task.id}/`).expect(200)).body).toMatchObject({ completed: true, progress: 100, result: { result: true } });
       await app.http().get('/api/components/hello/application/').expect(404);
       await expect(stat(directory)).rejects.toThrow();
       const [{ translations }] = await db.query(

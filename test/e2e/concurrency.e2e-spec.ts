@@ -50,4 +50,29 @@ describe('concurrent edits of one unit', () => {
     const stats = await app.http().get(`/api/translations/${content.project.slug}/${content.component.slug}/cs/statistics/`).expect(200);
     expect(stats.body.translated).toBe(2);
   });
+
+  it('refuses translating, adding and removing strings while the component is locked (weblate-api.md §10.6)', async () => {
+    const { project, component } = content;
+    const cs = content.translations.find((t) => t.languageCode === 'cs')!;
+    const lockUrl = `/api/components/${project.slug}/${component.slug}/lock/`;
+    await app.http().post(lockUrl).set(...authHeader(TEST_ADMIN_TOKEN)).send({ lock: 1 }).expect(200);
+    try {
+      const locked = { detail: 'This translation is currently locked.' };
+      const patch = await app.http().patch(`/api/units/${cs.unitIds[0]}/`).set(...authHeader(TEST_ADMIN_TOKEN)).send({ target: ['x'], state: 20 }).expect(403);
+      expect(patch.body).toEqual(locked);
+      await app.http().patch(`/api/components/${project.slug}/${component.slug}/`).set(...authHeader(TEST_ADMIN_TOKEN)).send({ manage_units: true }).expect(200);
+      const add = await app
+        .http()
+        .post(`/api/translations/${project.slug}/${component.slug}/en/units/`)
+        .set(...authHeader(TEST_ADMIN_TOKEN))
+        .send({ key: 'new.key', value: ['New'] })
+        .expect(403);
+      expect(add.body).toEqual(locked);
+      const remove = await app.http().delete(`/api/units/${content.source.unitIds[0]}/`).set(...authHeader(TEST_ADMIN_TOKEN)).expect(403);
+      expect(remove.body).toEqual(locked);
+    } finally {
+      await app.http().post(lockUrl).set(...authHeader(TEST_ADMIN_TOKEN)).send({ lock: 0 }).expect(200);
+    }
+    await app.http().patch(`/api/units/${cs.unitIds[0]}/`).set(...authHeader(TEST_ADMIN_TOKEN)).send({ target: ['x'], state: 20 }).expect(200);
+  });
 });

@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
+import { CommitPendingScheduler } from '../../src/sync/commit-pending.scheduler';
 import { createGitSandbox, type GitSandbox } from '../../src/vcs/testing/git-sandbox';
 import { authHeader } from '../support/contract';
 import { createProject } from '../support/factories';
@@ -163,4 +164,20 @@ describe('repository round-trip', () => {
     const unit = await app.http().get(`/api/units/${await unitId('cs', 'app.greeting')}/`).expect(200);
     expect(unit.body.target).toEqual(['Nazdar, {name}!']);
   }, 120_000);
+
+  it('commits strings pending longer than commit_pending_age and pushes them with push_on_commit', async () => {
+    await app.http().patch('/api/components/roundtrip/app/').set(...admin).send({ push_on_commit: true, commit_pending_age: 2 }).expect(200);
+    const id = await unitId('cs', 'app.greeting');
+    await app.http().patch(`/api/units/${id}/`).set(...as).send({ target: ['Čau, {name}!'], state: 20 }).expect(200);
+    const scheduler = app.glossa.app.get(CommitPendingScheduler);
+    // Fresh edits wait for their age.
+    expect(await scheduler.commitAged()).toEqual([]);
+    await db.query(`UPDATE changes SET timestamp = timestamp - interval '3 hours' WHERE unit_id = $1`, [id]);
+    const [{ component }] = await db.query(`SELECT id AS component FROM components WHERE slug = 'app'`);
+    expect(await scheduler.commitAged()).toEqual([component]);
+    const upstream = await git(sandbox.root, '--git-dir', sandbox.upstream, 'show', 'main:translations/cs/app.json');
+    expect(upstream).toContain('"greeting": "Čau, {name}!"');
+    expect(await git(sandbox.root, '--git-dir', sandbox.upstream, 'log', '-1', '--format=%an', 'main')).toBe('Tereza Překladatelová\n');
+    expect((await app.http().get('/api/components/roundtrip/app/repository/').set(...as).expect(200)).body).toMatchObject({ needs_commit: false, needs_push: false });
+  });
 });

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { rm } from 'node:fs/promises';
 import { DataSource, Repository, SelectQueryBuilder } from 'typeorm';
 import { ApiValidationError, notFound, permissionDenied } from '../../common/http/api-errors';
 import type { RequestContext } from '../../common/http/request-context';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
-import { WorkingCopyService } from '../../sync/working-copy.service';
+import { RemovalTaskScheduler } from '../../sync/removal-task.scheduler';
 import { ProjectsService } from '../projects/projects.service';
 import { Component } from './component.entity';
 import { parseDrfBoolean } from './component-write.validator';
@@ -13,7 +12,6 @@ import { parseDrfBoolean } from './component-write.validator';
 /** Weblate's action codes written here (weblate-api.md §8.1). */
 const ACTION_LOCK = 14;
 const ACTION_UNLOCK = 15;
-const ACTION_REMOVE_COMPONENT = 38;
 
 export interface ComponentPage {
   page: ResolvedPage;
@@ -28,7 +26,7 @@ export class ComponentsService {
     @InjectRepository(Component) private readonly components: Repository<Component>,
     private readonly dataSource: DataSource,
     private readonly projects: ProjectsService,
-    private readonly workingCopies: WorkingCopyService,
+    private readonly removals: RemovalTaskScheduler,
   ) {}
 
   /** `/api/components/`: ordered by id (weblate-api.md §5.7); one count and one joined page query. */
@@ -69,23 +67,15 @@ export class ComponentsService {
   }
 
   /**
-   * DELETE (weblate-api.md §10.4): `component.edit`, else 403 `Can not delete component`. Weblate removes in
-   * a background task; here the rows go at once (translations and units cascade, history keeps its rows
-   * with the component reference cleared) and then the working copy. A 38 "Removed component" change with
-   * the slug as target is recorded on the project, as Weblate's removal task does.
+   * DELETE (weblate-api.md §10.4): `component.edit`, else 403 `Can not delete component`. As in Weblate the
+   * removal runs as a background task (src/sync RemovalTaskScheduler): the answer is 204 at once, the
+   * component shows the task as task_url until the task deletes the rows (translations and units cascade,
+   * history keeps its rows), records 38 "Removed component" on the project and removes the working copy.
    */
   async remove(ctx: RequestContext, projectSlug: string, componentSlug: string): Promise<void> {
     const component = await this.getBySlugs(projectSlug, componentSlug);
     if (!ctx.isSuperuser) throw permissionDenied('Can not delete component');
-    const directory = this.workingCopies.directory(component.project.slug, component.slug);
-    await this.dataSource.transaction(async (manager) => {
-      await manager.query(
-        `INSERT INTO changes (action, project_id, user_id, author_id, target) VALUES ($1, $2, $3, $3, $4)`,
-        [ACTION_REMOVE_COMPONENT, component.projectId, ctx.caller?.id ?? null, component.slug],
-      );
-      await manager.delete(Component, { id: component.id });
-    });
-    await rm(directory, { recursive: true, force: true });
+    await this.removals.scheduleComponentRemoval(component.id, ctx.caller?.id ?? null);
   }
 
   /** GET …/lock/ (weblate-api.md §6.11): anyone who can see the component. */

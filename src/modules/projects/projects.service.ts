@@ -4,6 +4,7 @@ import { QueryFailedError, Repository } from 'typeorm';
 import { ApiValidationError, notFound, permissionDenied } from '../../common/http/api-errors';
 import type { RequestContext } from '../../common/http/request-context';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
+import { RemovalTaskScheduler } from '../../sync/removal-task.scheduler';
 import { CreateProjectDto, UpdateProjectDto } from './dto/project-write.dto';
 import { Project } from './project.entity';
 
@@ -11,7 +12,10 @@ const UNIQUE_VIOLATION = '23505';
 
 @Injectable()
 export class ProjectsService {
-  constructor(@InjectRepository(Project) private readonly projects: Repository<Project>) {}
+  constructor(
+    @InjectRepository(Project) private readonly projects: Repository<Project>,
+    private readonly removals: RemovalTaskScheduler,
+  ) {}
 
   /** Projects ordered by id (weblate-api.md §5.6); one count and one page query. */
   async list(pageRequest: PageRequest): Promise<{ page: ResolvedPage; count: number; items: Project[] }> {
@@ -42,10 +46,14 @@ export class ProjectsService {
     return this.save(project);
   }
 
+  /**
+   * DELETE (weblate-api.md §10.4): a background removal task (src/sync RemovalTaskScheduler) deletes the
+   * project with its components, records 39 "Removed project" and removes the working copies; 204 at once.
+   */
   async remove(ctx: RequestContext, slug: string): Promise<void> {
     const project = await this.getBySlug(slug);
     if (!ctx.isSuperuser) throw permissionDenied('Can not delete project');
-    await this.projects.delete({ id: project.id });
+    await this.removals.scheduleProjectRemoval(project.id, ctx.caller?.id ?? null);
   }
 
   private fromDto(dto: UpdateProjectDto): Partial<Project> {
