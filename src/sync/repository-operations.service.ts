@@ -2,12 +2,13 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { recordChanges } from '../modules/changes/change-recorder';
 import { gitBlobHash } from '../vcs/git-blob-hash';
+import { FormatParseError, FormatWriteError } from '../formats/format';
 import { GitCommandError } from '../vcs/git-runner';
 import type { GitRepository } from '../vcs/git.repository';
 import { ComponentImportService } from './component-import.service';
 import { ComponentScanError, ComponentScanner } from './component-scanner';
 import { applyUnitsToFile, newTranslationFile } from './translation-file-writer';
-import { NOT_CLONED_DETAIL, WriteBackService, type OperationOutcome, type WritableComponent } from './write-back.service';
+import { NOT_CLONED_DETAIL, WriteBackError, WriteBackService, type OperationOutcome, type WritableComponent } from './write-back.service';
 
 // The repository operations of weblate-api.md §10.5 beyond commit and push, and the file work of adding and
 // removing languages and strings (§10.2, §10.3, §10.10). Each runs under the component lock; git and file
@@ -169,7 +170,7 @@ export class RepositoryOperationsService {
     try {
       return await work();
     } catch (error) {
-      if (error instanceof GitCommandError || error instanceof ComponentScanError || (error instanceof Error && /^Could not parse /.test(error.message))) {
+      if (error instanceof GitCommandError || error instanceof ComponentScanError || error instanceof WriteBackError || error instanceof FormatParseError || error instanceof FormatWriteError) {
         this.logger.warn(`${operation} on component ${componentId} failed: ${error.message}`);
         return { result: false, detail: error.message };
       }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { FormatParseError, type PathPart, type TranslationFileFormat, type UnitValueType } from '../formats/format';
+import { FormatParseError, FormatWriteError, type PathPart, type TranslationFileFormat, type UnitValueType } from '../formats/format';
 import { getFileFormat } from '../formats/format.registry';
 import { recordChanges, type ChangeRecord } from '../modules/changes/change-recorder';
 import { Component } from '../modules/components/component.entity';
@@ -27,6 +27,11 @@ export const ACTION_COMMIT = 17;
 export const NOT_CLONED_DETAIL = 'The component has no working copy yet; import it first.';
 export const ACTION_PUSH = 18;
 export const ACTION_FAILED_PUSH = 28;
+
+/** A file could not be read or written back (unparsable file, conflicting keys); reported, never a 500. */
+export class WriteBackError extends Error {
+  override readonly name = 'WriteBackError';
+}
 
 export interface OperationOutcome {
   result: boolean;
@@ -167,7 +172,8 @@ export class WriteBackService {
     try {
       content = applyUnitsToFile(format, current, toWrite);
     } catch (error) {
-      if (error instanceof FormatParseError) throw new Error(`Could not parse ${filename}: ${error.message}`, { cause: error });
+      if (error instanceof FormatParseError) throw new WriteBackError(`Could not parse ${filename}: ${error.message}`, { cause: error });
+      if (error instanceof FormatWriteError) throw new WriteBackError(`Could not write ${filename}: ${error.message}`, { cause: error });
       throw error;
     }
     const author = await authorIdentity(this.dataSource.manager, authorId);

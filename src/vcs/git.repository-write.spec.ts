@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { symlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { GitRepository } from './git.repository';
 import { GitIdentityError } from './git-identity';
@@ -115,5 +115,25 @@ describe('GitRepository (committing and pushing)', () => {
 
     const remoteOnly = new GitRepository(sandbox.clonePath, 'main', { allowLocal: false });
     await expect(remoteOnly.fetch()).rejects.toThrow('Local repositories are not allowed');
+  });
+  it('writes, removes, resets and cleans files of the working tree, refusing paths that leave it', async () => {
+    await repo.writeFile('translations/fr/app.json', Buffer.from('{}\n'));
+    expect((await repo.readFile('translations/fr/app.json')).toString()).toBe('{}\n');
+    await expect(repo.writeFile('../outside.json', Buffer.from('x'))).rejects.toBeInstanceOf(UnsafePathError);
+    await expect(repo.writeFile('.git/config', Buffer.from('x'))).rejects.toBeInstanceOf(UnsafePathError);
+    await symlink(sandbox.root, path.join(sandbox.clonePath, 'link'));
+    await expect(repo.writeFile('link/escape.json', Buffer.from('x'))).rejects.toBeInstanceOf(UnsafePathError);
+    await symlink(path.join(sandbox.root, 'target.json'), path.join(sandbox.clonePath, 'file-link.json'));
+    await expect(repo.writeFile('file-link.json', Buffer.from('x'))).rejects.toBeInstanceOf(UnsafePathError);
+
+    await repo.commit('Add French', translator, ['translations/fr/app.json']);
+    await repo.removeFile('translations/cs/app.json');
+    await repo.removeFile('translations/cs/app.json');
+    expect(await repo.needsCommit()).toBe(true);
+    await repo.resetToUpstream();
+    expect(await repo.aheadBehind()).toEqual({ ahead: 0, behind: 0 });
+    expect((await repo.readFile('translations/cs/app.json')).toString()).toBe('{"hello": "Ahoj"}\n');
+    await repo.clean();
+    expect(await repo.needsCommit()).toBe(false);
   });
 });

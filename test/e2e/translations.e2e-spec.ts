@@ -149,7 +149,8 @@ describe('translations', () => {
       });
       expect(response.status).toBe(200);
       expect(response.headers['content-type']).toBe('application/json');
-      expect(response.headers['allow']).toBe('GET, HEAD, OPTIONS');
+      // Uploads share the route (weblate-api.md §10.8).
+      expect(response.headers['allow']).toBe('GET, POST, PUT, HEAD, OPTIONS');
       expect(response.headers['content-disposition']).toBe(`attachment; filename=${content.project.slug}-${content.component.slug}-cs.json`);
       expect(response.headers['last-modified']).toMatch(/GMT$/);
       expect(Buffer.compare(response.body as Buffer, bytes)).toBe(0);
@@ -173,7 +174,9 @@ describe('translations', () => {
       const query = await app.http().get(`${base()}/cs/file/?q=state:translated`).expect(400);
       expect(query.body).toEqual({ q: ['Query string is ignored without format'] });
       await app.http().get(`${base()}/fr/file/`).expect(404);
-      await app.http().post(`${base()}/cs/file/`).set(...admin).expect(405);
+      await app.http().delete(`${base()}/cs/file/`).set(...admin).expect(405);
+      // POST is an upload, which needs a file.
+      expect((await app.http().post(`${base()}/cs/file/`).set(...admin).expect(400)).body).toEqual({ file: ['No file was submitted.'] });
     });
   });
 

@@ -1,12 +1,13 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { HttpStatus, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ApiValidationError, notFound, permissionDenied } from '../../common/http/api-errors';
+import { ApiError, ApiValidationError, notFound, permissionDenied } from '../../common/http/api-errors';
 import type { RequestContext } from '../../common/http/request-context';
 import { ComponentImportService, type ComponentRepositoryStatus } from '../../sync/component-import.service';
 import { ComponentScanError } from '../../sync/component-scanner';
 import { MessageTemplateError } from '../../sync/message-template';
 import { RepositoryOperationsService } from '../../sync/repository-operations.service';
-import { WriteBackService } from '../../sync/write-back.service';
+import { WriteBackError, WriteBackService } from '../../sync/write-back.service';
+import { RepositoryLockTimeoutError } from '../../vcs/repository-lock';
 import { GitCommandError } from '../../vcs/git-runner';
 import type { Component } from '../components/component.entity';
 import { ComponentsService } from '../components/components.service';
@@ -128,7 +129,9 @@ export class RepositoryService {
       }
     } catch (error) {
       // Failures of git or of the files are the operation's result, as Weblate reports them; bugs stay 500s.
-      if (error instanceof GitCommandError || error instanceof ComponentScanError || error instanceof MessageTemplateError) {
+      // Another operation held the repository too long: Weblate answers 423 (weblate-api.md §4.3, §10.4).
+      if (error instanceof RepositoryLockTimeoutError) throw new ApiError(HttpStatus.LOCKED, error.message);
+      if (error instanceof GitCommandError || error instanceof ComponentScanError || error instanceof MessageTemplateError || error instanceof WriteBackError) {
         this.logger.warn(`Repository operation ${operation} on component ${component.id} failed: ${error.message}`);
         return { result: false, detail: error.message };
       }

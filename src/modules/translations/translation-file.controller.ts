@@ -6,8 +6,8 @@ import { TranslationFileDownload, TranslationFileService } from './translation-f
 
 /**
  * The translation file (weblate-api.md §5.8, §10.9; `wlc download P/C/L` fetches `file_url` verbatim,
- * wlc-client.md §5). Weblate's route also takes POST/PUT uploads (Allow "GET, POST, PUT, HEAD, OPTIONS");
- * upload is a later issue, so only GET is declared for now and Allow is "GET, HEAD, OPTIONS".
+ * wlc-client.md §5). POST/PUT uploads on the same route are TranslationUploadController's, so Allow is
+ * "GET, POST, PUT, HEAD, OPTIONS" as in Weblate.
  */
 @ApiTags('translations')
 @Controller('api/translations/:project/:component/:language/file')
