@@ -1554,6 +1554,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -1595,6 +1600,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -1604,6 +1614,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -1636,6 +1651,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -1645,6 +1667,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -1654,6 +1681,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -1684,6 +1716,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -1693,6 +1730,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -1727,6 +1769,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -1736,6 +1785,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -1745,6 +1799,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -1754,6 +1813,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -1782,6 +1846,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -1791,6 +1860,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -1800,6 +1874,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -1834,6 +1913,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -1843,6 +1929,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -1852,6 +1943,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -1861,6 +1957,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -1902,6 +2003,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -1911,6 +2017,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -1943,6 +2054,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -1952,6 +2070,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -1961,6 +2084,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -1991,6 +2119,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2000,6 +2133,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2034,6 +2172,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2043,6 +2188,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2052,6 +2202,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2061,6 +2216,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2089,6 +2249,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2098,6 +2263,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2107,6 +2277,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2141,6 +2316,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2150,6 +2332,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2159,6 +2346,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2168,6 +2360,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2209,6 +2406,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2218,6 +2420,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2249,6 +2456,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2258,6 +2470,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2293,6 +2510,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2302,6 +2526,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2311,6 +2540,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2320,6 +2554,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2349,6 +2588,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2358,6 +2602,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2367,6 +2616,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2402,6 +2656,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2411,6 +2672,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2420,6 +2686,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2429,6 +2700,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2472,6 +2748,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2481,6 +2762,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2515,6 +2801,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2524,6 +2817,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2533,6 +2831,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2542,6 +2845,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2573,6 +2881,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2582,6 +2895,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2617,6 +2935,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2626,6 +2951,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2635,6 +2965,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2644,6 +2979,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2688,6 +3028,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2697,6 +3042,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2729,6 +3079,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2738,6 +3093,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2782,6 +3142,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2791,6 +3156,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2821,6 +3191,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2830,6 +3205,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2860,6 +3240,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2869,6 +3254,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2899,6 +3289,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2908,6 +3303,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2938,6 +3338,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2947,6 +3352,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2981,6 +3391,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2990,6 +3407,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -2999,6 +3421,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3008,6 +3435,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3039,6 +3471,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3048,6 +3485,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3083,6 +3525,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3092,6 +3541,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3101,6 +3555,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3110,6 +3569,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3142,6 +3606,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3151,6 +3620,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3187,6 +3661,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3196,6 +3677,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3205,6 +3691,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3214,6 +3705,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3259,6 +3755,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3268,6 +3771,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3277,6 +3785,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3309,6 +3822,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3318,6 +3838,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3327,6 +3852,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3357,6 +3887,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3366,6 +3901,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3400,6 +3940,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3409,6 +3956,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3418,6 +3970,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3427,6 +3984,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3455,6 +4017,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3464,6 +4031,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3473,6 +4045,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3507,6 +4084,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3516,6 +4100,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3525,6 +4114,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3534,6 +4128,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3564,6 +4163,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3573,6 +4177,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3616,6 +4225,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3625,6 +4239,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3659,6 +4278,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3668,6 +4294,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3677,6 +4308,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3686,6 +4322,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3717,6 +4358,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3726,6 +4372,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3761,6 +4412,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3770,6 +4428,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3779,6 +4442,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3788,6 +4456,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3817,6 +4490,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3826,6 +4504,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3835,6 +4518,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3870,6 +4558,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3879,6 +4574,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3888,6 +4588,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3897,6 +4602,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3927,6 +4637,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3936,6 +4651,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3965,6 +4685,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3974,6 +4699,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -3983,6 +4713,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4024,6 +4759,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4033,6 +4773,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4065,6 +4810,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4074,6 +4824,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4104,6 +4859,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4113,6 +4873,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4122,6 +4887,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4166,6 +4936,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4175,6 +4950,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4214,6 +4994,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4223,6 +5010,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4232,6 +5024,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4241,6 +5038,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4278,6 +5080,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4287,6 +5096,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4296,6 +5110,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4332,6 +5151,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4341,6 +5167,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4350,6 +5181,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4359,6 +5195,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4395,6 +5236,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4404,6 +5252,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4413,6 +5266,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4422,6 +5280,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4457,6 +5320,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4466,6 +5336,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4475,6 +5350,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4524,6 +5404,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4533,6 +5420,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4542,6 +5434,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4572,6 +5469,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4581,6 +5483,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4632,6 +5539,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4641,6 +5555,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4650,6 +5569,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4702,6 +5626,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4711,6 +5642,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4720,6 +5656,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4773,6 +5714,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4782,6 +5730,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4791,6 +5744,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4838,6 +5796,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4847,6 +5812,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4856,6 +5826,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4892,6 +5867,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4901,6 +5883,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4910,6 +5897,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4919,6 +5911,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4962,6 +5959,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4971,6 +5975,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -4980,6 +5989,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -5010,6 +6024,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -5019,6 +6038,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -5053,6 +6077,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -5062,6 +6093,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -5071,6 +6107,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -5080,6 +6121,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -5108,6 +6154,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -5117,6 +6168,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -5126,6 +6182,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -5160,6 +6221,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -5169,6 +6237,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -5178,6 +6251,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
@@ -5187,6 +6265,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };

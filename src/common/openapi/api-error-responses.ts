@@ -25,6 +25,19 @@ const ERROR_SCHEMAS: Record<string, SchemaObject> = {
 
 export type ApiErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 412 | 423 | 429;
 
+/** Example bodies (Weblate's own messages where it has one), shown by Swagger UI per response. */
+const EXAMPLES: Record<ApiErrorStatus, unknown> = {
+  400: { slug: ['This field is required.'] },
+  401: { detail: 'Invalid token.' },
+  403: { detail: 'You do not have permission to perform this action.' },
+  404: { detail: 'Not found.' },
+  405: { detail: 'Method "PUT" not allowed.' },
+  409: { detail: 'Conflict.' },
+  412: { detail: 'Precondition failed.' },
+  423: { detail: 'Locked.' },
+  429: { detail: 'Request was throttled.' },
+};
+
 const DESCRIPTIONS: Record<ApiErrorStatus, string> = {
   400: 'Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}`',
   401: 'Missing or invalid token (`{"detail": "Invalid token."}`)',
@@ -41,7 +54,7 @@ const DESCRIPTIONS: Record<ApiErrorStatus, string> = {
 export function errorResponseObject(status: ApiErrorStatus): ResponseObject {
   const detail = { $ref: '#/components/schemas/ApiErrorDetail' };
   const schema = status === 400 ? { oneOf: [{ $ref: '#/components/schemas/ApiValidationError' }, detail] } : detail;
-  return { description: DESCRIPTIONS[status], content: { 'application/json': { schema } } };
+  return { description: DESCRIPTIONS[status], content: { 'application/json': { schema, example: EXAMPLES[status] } } };
 }
 
 /**
