@@ -15,7 +15,9 @@ describe('concurrent edits of one unit', () => {
   let second: string;
 
   beforeAll(async () => {
-    app = await createTestApp();
+    // The embedded database is one session: production uses a single connection with it (database-runtime.ts),
+    // which serialises requests; the harness's pool of four would interleave two transactions in that session.
+    app = await createTestApp(process.env.GLOSSA_TEST_EMBEDDED_URL ? { DATABASE_POOL_SIZE: '1' } : {});
     db = app.glossa.app.get(DataSource);
     second = (await createUserWithToken(db, 'second', { isSuperuser: true })).token;
     content = await createTranslatedComponent(db, { languages: ['cs'], units: 2 });
