@@ -17,7 +17,7 @@ export class AppModule {
         DatabaseModule.forRoot(database.url, database.poolSize),
         DiscoveryModule,
         // One job queue per process; pg-boss spreads jobs over every process sharing the database.
-        JobsModule.forRoot({ pollingIntervalSeconds: config.jobPollingSeconds }),
+        JobsModule.forRoot({ pollingIntervalSeconds: config.jobPollingSeconds, shutdownTimeoutMs: config.shutdownTimeoutSeconds * 1000 }),
         ...RESOURCE_MODULES,
       ],
       providers: [{ provide: APP_GUARD, useClass: ApiAuthGuard }],

@@ -1,42 +1,90 @@
-import { INestApplication, LoggerService, LogLevel } from '@nestjs/common';
+import type { Server } from 'node:http';
+import { INestApplication, LoggerService } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { DestinationStream, Logger } from 'pino';
+import { DataSource } from 'typeorm';
 import { AppModule } from '../app.module';
 import { ApiExceptionFilter } from '../common/http/api-exception.filter';
 import { httpContractMiddleware } from '../common/http/http-contract.middleware';
 import { discoverRoutes } from '../common/http/route-discovery';
 import { createValidationPipe } from '../common/http/validation';
 import type { AppConfig } from '../config/app-config';
+import { JobQueue } from '../jobs/job-queue';
 import { installOpenApi } from '../openapi/openapi-document';
+import { healthEndpoints } from '../ops/health';
+import { createRootLogger, PinoNestLogger } from '../ops/logger';
+import { OpsMetrics, type PoolCounters } from '../ops/metrics';
+import { rateLimitMiddleware } from '../ops/rate-limit';
+import { requestObserver } from '../ops/request-observer';
 import { runStartupTasks } from './startup-tasks';
 import { DatabaseRuntime, startDatabaseRuntime } from './database-runtime';
 
 export interface GlossaApp {
   app: INestApplication;
-  /** Closes the app, then the database (pool first, embedded server last: stack-evaluation.md §5). */
+  /** The process's JSON logger (src/ops/logger.ts). */
+  logger: Logger;
+  metrics: OpsMetrics;
+  /**
+   * Graceful stop: /readyz turns 503, the HTTP server stops accepting and lets in-flight requests finish
+   * (up to SHUTDOWN_TIMEOUT_SECONDS), the job queue finishes running jobs, then the app and the database
+   * close (pool first, embedded server last: stack-evaluation.md §5).
+   */
   close(): Promise<void>;
 }
 
-const LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
-  error: ['fatal', 'error'],
-  warn: ['fatal', 'error', 'warn'],
-  log: ['fatal', 'error', 'warn', 'log'],
-  debug: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
-};
+export interface GlossaAppOptions {
+  /** A Nest logger to use instead of the JSON logger, or false for none (tests). */
+  logger?: LoggerService | false;
+  /** Where JSON log lines go (default stdout); also enables logging when `logger` is false. */
+  logStream?: DestinationStream;
+}
+
+/** node-postgres's pool behind the TypeORM data source (undocumented but stable `driver.master`). */
+function poolOf(dataSource: DataSource): () => PoolCounters | undefined {
+  return () => (dataSource.driver as unknown as { master?: PoolCounters }).master;
+}
+
+/** Stops accepting connections and waits for in-flight requests; idle keep-alive sockets are closed. */
+async function closeHttpServer(server: Server, timeoutMs: number): Promise<void> {
+  if (!server.listening) return;
+  await new Promise<void>((resolve) => {
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
+    const deadline = setTimeout(() => server.closeAllConnections(), timeoutMs);
+    server.close(() => {
+      clearInterval(idle);
+      clearTimeout(deadline);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
 
 /** Builds the whole service: database, Nest app with the HTTP contract, OpenAPI, start-up data. */
-export async function createGlossaApp(config: AppConfig, options: { logger?: LoggerService | false } = {}): Promise<GlossaApp> {
+export async function createGlossaApp(config: AppConfig, options: GlossaAppOptions = {}): Promise<GlossaApp> {
+  const logger = createRootLogger(config, { destination: options.logStream, silent: options.logger === false && !options.logStream });
   const database: DatabaseRuntime = await startDatabaseRuntime(config);
   let app: NestExpressApplication | undefined;
+  let metrics: OpsMetrics;
+  let draining = false;
   try {
     app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), {
-      logger: options.logger ?? LEVELS[config.logLevel],
+      logger: options.logger ?? new PinoNestLogger(logger),
       abortOnError: false,
     });
     app.disable('x-powered-by');
     app.set('etag', false);
     app.set('query parser', 'extended');
     const routes = discoverRoutes(app.get(DiscoveryService), app.get(MetadataScanner), '');
+    const dataSource = app.get(DataSource);
+    const jobQueue = app.get(JobQueue);
+    metrics = new OpsMetrics(poolOf(dataSource), database.poolSize);
+    jobQueue.onJobRun((name, seconds, failed) => metrics.observeJob(name, seconds, failed));
+    // Order matters: the request id and timing wrap everything; the operator endpoints sit outside /api/;
+    // rate limiting runs before the contract so its headers are on 404/405/OPTIONS answers too (§2.4).
+    app.use(requestObserver(logger, metrics, routes));
+    app.use(healthEndpoints({ dataSource, pingJobQueue: () => jobQueue.ping(), metrics, draining: () => draining }));
+    app.use(rateLimitMiddleware(dataSource, config));
     app.use(httpContractMiddleware(routes, config));
     app.useGlobalFilters(new ApiExceptionFilter());
     app.useGlobalPipes(createValidationPipe());
@@ -51,7 +99,11 @@ export async function createGlossaApp(config: AppConfig, options: { logger?: Log
   const started = app;
   return {
     app: started,
+    logger,
+    metrics,
     close: async () => {
+      draining = true;
+      await closeHttpServer(started.getHttpServer() as Server, config.shutdownTimeoutSeconds * 1000);
       await started.close();
       await database.close();
     },

@@ -21,6 +21,33 @@ export interface AppConfig {
   allowLocalRepositories: boolean;
   jobPollingSeconds: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
+  /** NODE_ENV=production: stricter rules, no insecure defaults (README "Configuration"). */
+  production: boolean;
+  /** Weblate's throttles (weblate-api.md §2.4): anonymous callers by IP, authenticated callers by user. */
+  rateLimitAnon: RateLimit;
+  rateLimitUser: RateLimit;
+  /** How long shutdown waits for in-flight requests and jobs before giving up on them. */
+  shutdownTimeoutSeconds: number;
+}
+
+/** A DRF-style rate such as "100/day": `requests` allowed per `windowSeconds`. */
+export interface RateLimit {
+  requests: number;
+  windowSeconds: number;
+}
+
+/** DRF's SimpleRateThrottle.parse_rate: the period is read from its first letter (s, m, h, d). */
+const RATE_PERIODS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+
+function parseRate(name: string, raw: string | undefined, fallback: string, problems: string[]): RateLimit {
+  const text = (raw?.trim() || fallback).toLowerCase();
+  const match = /^(\d+)\/([smhd])[a-z]*$/.exec(text);
+  if (!match || Number(match[1]) < 1) {
+    problems.push(`${name}: expected <requests>/<second|minute|hour|day> such as "${fallback}", got "${raw}"`);
+    const [count, period] = fallback.split('/');
+    return { requests: Number(count), windowSeconds: RATE_PERIODS[period[0]] };
+  }
+  return { requests: Number(match[1]), windowSeconds: RATE_PERIODS[match[2]] };
 }
 
 export class ConfigError extends Error {}
@@ -65,6 +92,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (adminToken !== undefined && adminToken.length < 16) {
     problems.push('ADMIN_TOKEN: must be at least 16 characters long');
   }
+  const production = (env.NODE_ENV ?? '').trim() === 'production';
+  if (production) {
+    // No insecure defaults in production: web links must point at the real site, a guessable admin token
+    // is refused, and local repositories (file paths on the server) stay off.
+    if (!env.SITE_URL?.trim()) problems.push('SITE_URL: required when NODE_ENV=production (the public base URL of web links)');
+    if (adminToken !== undefined && adminToken.length < 32) {
+      problems.push('ADMIN_TOKEN: must be at least 32 characters long when NODE_ENV=production');
+    }
+    if (parseBoolean('ALLOW_LOCAL_REPOSITORIES', env.ALLOW_LOCAL_REPOSITORIES, false, [])) {
+      problems.push('ALLOW_LOCAL_REPOSITORIES: must not be enabled when NODE_ENV=production (it exposes server files)');
+    }
+    if (parseBoolean('DEMO', env.DEMO, false, []) && databaseUrl !== undefined) {
+      problems.push('DEMO: must not be enabled on a PostgreSQL database when NODE_ENV=production');
+    }
+  }
   const logLevel = (env.LOG_LEVEL ?? 'log').trim();
   if (!['error', 'warn', 'log', 'debug'].includes(logLevel)) {
     problems.push(`LOG_LEVEL: expected error, warn, log or debug, got "${logLevel}"`);
@@ -81,11 +123,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     adminUsername: env.ADMIN_USERNAME?.trim() || 'admin',
     adminEmail: env.ADMIN_EMAIL?.trim() || 'admin@localhost',
     // The demo only makes sense on the throw-away embedded database unless asked for explicitly.
-    demo: parseBoolean('DEMO', env.DEMO, databaseUrl === undefined, problems),
+    demo: parseBoolean('DEMO', env.DEMO, databaseUrl === undefined && !production, problems),
     linkFormat: linkFormat as LinkFormatMode,
     allowLocalRepositories: parseBoolean('ALLOW_LOCAL_REPOSITORIES', env.ALLOW_LOCAL_REPOSITORIES, false, problems),
     jobPollingSeconds: parseNumber('JOB_POLLING_SECONDS', env.JOB_POLLING_SECONDS, 1, problems, 0.5, 60),
     logLevel: logLevel as AppConfig['logLevel'],
+    production,
+    rateLimitAnon: parseRate('RATE_LIMIT_ANON', env.RATE_LIMIT_ANON, '100/day', problems),
+    rateLimitUser: parseRate('RATE_LIMIT_USER', env.RATE_LIMIT_USER, '5000/hour', problems),
+    shutdownTimeoutSeconds: parseNumber('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 30, problems, 1, 3600),
   };
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);

@@ -53,6 +53,9 @@ export interface SendOptions {
   manager?: EntityManager;
 }
 
+/** Told about every finished job run (src/ops metrics): queue name, seconds, and whether it failed. */
+export type JobRunListener = (name: string, seconds: number, failed: boolean) => void;
+
 interface Registration {
   name: string;
   handler: JobHandler<never>;
@@ -66,6 +69,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
   /** Queue name → cron expression (UTC) of periodic jobs; see schedule(). */
   private readonly schedules = new Map<string, string>();
   private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly runListeners: JobRunListener[] = [];
   private boss: PgBoss | undefined;
   private starting: Promise<void> | undefined;
 
@@ -101,6 +105,26 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     const id = await boss.send(name, data, sendOptions);
     if (id === null) throw new Error(`Job "${name}" was not queued (unknown queue or duplicate id).`);
     return id;
+  }
+
+  /** Subscribes to finished job runs (used for metrics). */
+  onJobRun(listener: JobRunListener): void {
+    this.runListeners.push(listener);
+  }
+
+  /** Readiness: the queue is started and its schema answers (throws otherwise). */
+  async ping(): Promise<void> {
+    if (!this.boss) throw new Error('The job queue is not running.');
+    const schema = this.options.schema ?? 'pgboss';
+    await this.dataSource.query(`SELECT 1 FROM "${schema}".version LIMIT 1`);
+  }
+
+  /** Jobs waiting per declared queue (Weblate's metrics report its Celery queue lengths, §6.13). */
+  async queueSizes(): Promise<Record<string, number>> {
+    const boss = await this.running();
+    const sizes: Record<string, number> = {};
+    for (const name of [...this.registrations.keys()].sort()) sizes[name] = await boss.getQueueSize(name);
+    return sizes;
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -163,8 +187,20 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     await boss.updateQueue(name, queue);
     if (this.options.work === false) return;
     await boss.work(name, { batchSize: 1 }, async (jobs: PgBoss.Job<unknown>[]) => {
-      for (const job of jobs) await registration.handler(job.data as never, { id: job.id, name: job.name });
+      for (const job of jobs) await this.runObserved(registration, job);
     });
+  }
+
+  private async runObserved(registration: Registration, job: PgBoss.Job<unknown>): Promise<void> {
+    const started = process.hrtime.bigint();
+    let failed = true;
+    try {
+      await registration.handler(job.data as never, { id: job.id, name: job.name });
+      failed = false;
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      for (const listener of this.runListeners) listener(registration.name, seconds, failed);
+    }
   }
 
   private async running(): Promise<PgBoss> {

@@ -9,6 +9,7 @@ import { TasksModule } from './tasks/tasks.module';
 import { TranslationsModule } from './translations/translations.module';
 import { ChangesModule } from './changes/changes.module';
 import { UnitsModule } from './units/units.module';
+import { OpsModule } from './ops/ops.module';
 
 /** Every resource module of the API; the order is the order of the root listing's routes. */
-export const RESOURCE_MODULES = [RootModule, ProjectsModule, LanguagesModule, ComponentsModule, StatisticsModule, RepositoryModule, UsersModule, TasksModule, TranslationsModule, ChangesModule, UnitsModule];
+export const RESOURCE_MODULES = [RootModule, ProjectsModule, LanguagesModule, ComponentsModule, StatisticsModule, RepositoryModule, UsersModule, TasksModule, TranslationsModule, ChangesModule, UnitsModule, OpsModule];

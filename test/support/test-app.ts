@@ -36,6 +36,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     LOG_LEVEL: 'error',
     SITE_URL: 'http://glossa.test',
     JOB_POLLING_SECONDS: '0.5',
+    // Tests make many requests from one address; test/e2e/ratelimit.e2e-spec.ts sets small limits itself.
+    RATE_LIMIT_ANON: '1000000/day',
+    RATE_LIMIT_USER: '1000000/hour',
     ...env,
   });
   const glossa = await createGlossaApp(config, { logger: false });

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import type { RouteTable } from '../common/http/route-table';
+import type { OpsMetrics } from './metrics';
+
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+/** A caller's id is kept only when it is a plain token: it ends up in log lines and a response header. */
+const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** The request id of a request (set by requestObserver, which runs first). */
+export function requestIdOf(request: Request): string | undefined {
+  return (request as Request & { glossaRequestId?: string }).glossaRequestId;
+}
+
+/** Route pattern for metrics: a bounded label set (never raw paths, which would explode cardinality). */
+function routeLabel(routes: RouteTable, path: string): string {
+  if (OPS_PATHS.has(path)) return path;
+  if (path.startsWith('/api/docs')) return '/api/docs';
+  if (path === '/api' || path.startsWith('/api/')) return routes.match(path)?.pattern ?? 'unmatched';
+  return 'unmatched';
+}
+
+/**
+ * First middleware of the app: takes the request id from X-Request-Id (or makes one), returns it in the
+ * response header, and when the response is finished writes one JSON access-log line carrying that id
+ * and records the latency histogram by route pattern.
+ */
+export function requestObserver(logger: Logger, metrics: OpsMetrics, routes: RouteTable): RequestHandler {
+  return (request: Request, response: Response, next: NextFunction) => {
+    const started = process.hrtime.bigint();
+    const offered = request.get(REQUEST_ID_HEADER);
+    const requestId = offered && ACCEPTABLE_REQUEST_ID.test(offered) ? offered : randomUUID();
+    (request as Request & { glossaRequestId?: string }).glossaRequestId = requestId;
+    response.setHeader(REQUEST_ID_HEADER, requestId);
+    response.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      metrics.observeRequest(request.method, routeLabel(routes, request.path), response.statusCode, seconds);
+      logger.info(
+        {
+          requestId,
+          method: request.method,
+          url: request.originalUrl,
+          statusCode: response.statusCode,
+          responseTimeMs: Math.round(seconds * 1e6) / 1e3,
+          remoteAddress: request.ip,
+        },
+        'request completed',
+      );
+    });
+    next();
+  };
+}
