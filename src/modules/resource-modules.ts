@@ -9,7 +9,8 @@ import { TasksModule } from './tasks/tasks.module';
 import { TranslationsModule } from './translations/translations.module';
 import { ChangesModule } from './changes/changes.module';
 import { UnitsModule } from './units/units.module';
+import { AccessModule } from './access/access.module';
 import { OpsModule } from './ops/ops.module';
 
 /** Every resource module of the API; the order is the order of the root listing's routes. */
-export const RESOURCE_MODULES = [RootModule, ProjectsModule, LanguagesModule, ComponentsModule, StatisticsModule, RepositoryModule, UsersModule, TasksModule, TranslationsModule, ChangesModule, UnitsModule, OpsModule];
+export const RESOURCE_MODULES = [RootModule, ProjectsModule, LanguagesModule, ComponentsModule, StatisticsModule, RepositoryModule, UsersModule, TasksModule, TranslationsModule, ChangesModule, UnitsModule, AccessModule, OpsModule];

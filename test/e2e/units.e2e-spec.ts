@@ -156,7 +156,11 @@ describe('units', () => {
 
     it('refuses anonymous callers, non-superusers, read-only source units and source properties on translations', async () => {
       await app.http().patch(unitUrl(1)).send({ target: ['x'], state: 20 }).expect(401);
+      // Issue 3: on a public project every signed-in user may translate (built-in Users team, weblate-api.md
+      // §2.5); a protected project needs a team, so an ordinary user gets the plain 403 there.
+      await ds.query('UPDATE projects SET access_control = 1 WHERE id = $1', [content.project.id]);
       const normal = await app.http().patch(unitUrl(1)).set(...authHeader(user.token)).send({ target: ['x'], state: 20 }).expect(403);
+      await ds.query('UPDATE projects SET access_control = 0 WHERE id = $1', [content.project.id]);
       expect(normal.body).toEqual({ detail: 'You do not have permission to perform this action.' });
       const readOnly = await app.http().patch(`/api/units/${content.source.unitIds[0]}/`).set(...admin).send({ target: ['x'], state: 20 }).expect(403);
       expect(readOnly.body).toEqual({ detail: 'The string is read-only.' });

@@ -58,7 +58,7 @@ describe('users and notification subscriptions', () => {
 
   /** Checks the spec's rules for a notifications list and returns the subscriptions. */
   async function expectDefaultSubscriptions(username: string): Promise<Subscription[]> {
-    const response = await app.http().get(`/api/users/${username}/notifications/`).expect(200);
+    const response = await app.http().get(`/api/users/${username}/notifications/`).set(...admin).expect(200);
     expectApiHeaders(response, LIST_ALLOW);
     expect(Object.keys(response.body)).toEqual(['count', 'next', 'previous', 'results']);
     const results: Subscription[] = response.body.results;
@@ -259,7 +259,7 @@ describe('users and notification subscriptions', () => {
       await app.http().get('/api/users/victim/').expect(404);
       const deleted = await app.http().get(`/api/users/deleted-${victim.id}/`).set(...admin).expect(200);
       expect(deleted.body).toMatchObject({ username: `deleted-${victim.id}`, full_name: 'Deleted User', email: '', is_active: false });
-      expect((await app.http().get(`/api/users/deleted-${victim.id}/notifications/`).expect(200)).body.count).toBe(0);
+      expect((await app.http().get(`/api/users/deleted-${victim.id}/notifications/`).set(...admin).expect(200)).body.count).toBe(0);
       const rejected = await app.http().get('/api/users/').set(...as(victim)).expect(401);
       expect(rejected.body).toEqual({ detail: 'Invalid token.' });
       expect((await app.http().get('/api/users/?is_active=false').expect(200)).body.results).toEqual([
@@ -318,11 +318,14 @@ describe('users and notification subscriptions', () => {
   describe('notifications', () => {
     let created: Subscription;
 
-    it('lists a user’s subscriptions to everyone; unknown users are 404', async () => {
+    it('lists a user’s subscriptions to the user and admins only; others and unknown users are 404', async () => {
       await expectDefaultSubscriptions('admin');
-      const missing = await app.http().get('/api/users/nobody/notifications/').expect(404);
+      const missing = await app.http().get('/api/users/nobody/notifications/').set(...admin).expect(404);
       expectApiHeaders(missing, LIST_ALLOW);
-      const paged = await app.http().get('/api/users/admin/notifications/?page_size=10&page=2').set(...as(other)).expect(200);
+      const paged = await app.http().get('/api/users/admin/notifications/?page_size=10&page=2').set(...admin).expect(200);
+      // Issue 3: subscriptions are visible only to their owner and admins; anyone else gets 404 (GHSA-3pmh-24wp-xpf4).
+      await app.http().get('/api/users/admin/notifications/').set(...as(other)).expect(404);
+      await app.http().get('/api/users/admin/notifications/').expect(404);
       expect(paged.body).toMatchObject({
         count: 16,
         next: null,
@@ -331,7 +334,7 @@ describe('users and notification subscriptions', () => {
       expect(paged.body.results).toHaveLength(6);
     });
 
-    it('lets the user themself and superusers subscribe (201); others get 403, anonymous 401', async () => {
+    it('lets the user themself and superusers subscribe (201); others get 404, anonymous 401', async () => {
       // createUserWithToken inserts rows directly, so "translator" has no subscriptions yet.
       const own = await app
         .http()
@@ -359,12 +362,13 @@ describe('users and notification subscriptions', () => {
         .post('/api/users/translator/notifications/')
         .set(...as(other))
         .send({ notification: 'LockNotification', scope: 10, frequency: 1 })
-        .expect(403);
-      expect(denied.body).toEqual({ detail: 'Can not manage Users' });
+        .expect(404);
+      // Issue 3: another user's subscriptions do not exist for the caller (404, GHSA-3pmh-24wp-xpf4), not 403.
+      expect(denied.body).toEqual({ detail: 'Not found.' });
       await app.http().post('/api/users/translator/notifications/').send({ notification: 'LockNotification', scope: 10, frequency: 1 }).expect(401);
       await app.http().post('/api/users/nobody/notifications/').set(...admin).send({ notification: 'LockNotification', scope: 10, frequency: 1 }).expect(404);
 
-      const list = await app.http().get('/api/users/translator/notifications/').expect(200);
+      const list = await app.http().get('/api/users/translator/notifications/').set(...admin).expect(200);
       expect(list.body.count).toBe(2);
       expect(list.body.results.map((s: Subscription) => s.notification)).toEqual(['RepositoryNotification', 'LockNotification']);
     });
@@ -392,9 +396,11 @@ describe('users and notification subscriptions', () => {
 
     it('shows, updates and deletes one subscription', async () => {
       const path = `/api/users/translator/notifications/${created.id}/`;
-      const detail = await app.http().get(path).expect(200);
+      const detail = await app.http().get(path).set(...as(translator)).expect(200);
       expectApiHeaders(detail, DETAIL_ALLOW);
       expect(detail.body).toEqual(created);
+      // Issue 3: owner and admins only (GHSA-3pmh-24wp-xpf4).
+      await app.http().get(path).expect(404);
 
       const patched = await app.http().patch(path).set(...as(translator)).send({ frequency: 3 }).expect(200);
       expectApiHeaders(patched, DETAIL_ALLOW);
@@ -409,21 +415,21 @@ describe('users and notification subscriptions', () => {
         non_field_errors: ['The fields notification, scope must make a unique set.'],
       });
 
-      await app.http().patch(path).set(...as(other)).send({ frequency: 1 }).expect(403);
-      await app.http().delete(path).set(...as(other)).expect(403);
+      await app.http().patch(path).set(...as(other)).send({ frequency: 1 }).expect(404);
+      await app.http().delete(path).set(...as(other)).expect(404);
       await app.http().delete(path).expect(401);
 
       // Another user's subscription, unknown and malformed ids are 404.
-      const adminSubscription = (await app.http().get('/api/users/admin/notifications/').expect(200)).body.results[0];
-      await app.http().get(`/api/users/translator/notifications/${adminSubscription.id}/`).expect(404);
-      await app.http().get('/api/users/translator/notifications/999999/').expect(404, { detail: 'Not found.' });
-      const malformed = await app.http().get('/api/users/translator/notifications/abc/').expect(404);
+      const adminSubscription = (await app.http().get('/api/users/admin/notifications/').set(...admin).expect(200)).body.results[0];
+      await app.http().get(`/api/users/translator/notifications/${adminSubscription.id}/`).set(...admin).expect(404);
+      await app.http().get('/api/users/translator/notifications/999999/').set(...admin).expect(404, { detail: 'Not found.' });
+      const malformed = await app.http().get('/api/users/translator/notifications/abc/').set(...admin).expect(404);
       expectApiHeaders(malformed, DETAIL_ALLOW);
 
       const removed = await app.http().delete(path).set(...as(translator)).expect(204);
       expect(removed.text).toBe('');
       await app.http().get(path).expect(404);
-      expect((await app.http().get('/api/users/translator/notifications/').expect(200)).body.count).toBe(1);
+      expect((await app.http().get('/api/users/translator/notifications/').set(...admin).expect(200)).body.count).toBe(1);
     });
 
     it('nests the project or component of project- and component-scoped subscriptions', async () => {
@@ -434,7 +440,7 @@ describe('users and notification subscriptions', () => {
          VALUES ($1, 'NewStringNotificaton', 30, 1, $2, NULL), ($1, 'NewStringNotificaton', 40, 2, NULL, $3)`,
         [other.id, project.id, component.id],
       );
-      const list = await app.http().get('/api/users/other/notifications/').expect(200);
+      const list = await app.http().get('/api/users/other/notifications/').set(...admin).expect(200);
       expect(list.body.count).toBe(2);
       const [byProject, byComponent] = list.body.results;
       expect(Object.keys(byProject)).toEqual(SUBSCRIPTION_KEYS);

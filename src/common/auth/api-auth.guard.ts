@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { notAuthenticated } from '../http/api-errors';
 import { requestContextOf } from '../http/request-context';
 import { parseAuthorizationHeader } from './authorization-header';
+import { resolveAccess } from './scope-access';
 import { hashToken } from './token-hash';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -35,6 +36,7 @@ export class ApiAuthGuard implements CanActivate {
       ctx.caller = { id: rows[0].id, username: rows[0].username, isSuperuser: rows[0].is_superuser };
     }
     if (!SAFE_METHODS.has(request.method) && ctx.caller === null) throw notAuthenticated();
+    await resolveAccess(this.dataSource, request.path, ctx);
     return true;
   }
 }

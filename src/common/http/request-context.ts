@@ -13,6 +13,8 @@ export interface ApiCaller {
 /** What every handler needs from the request: link building, paging context and the caller. */
 export class RequestContext implements PageContext {
   caller: ApiCaller | null = null;
+  /** Permissions on the object the path names, set by the auth guard (src/common/auth/scope-access.ts). */
+  access: { can(permission: string): boolean } | null = null;
 
   constructor(
     readonly links: LinkBuilder,
@@ -26,6 +28,11 @@ export class RequestContext implements PageContext {
 
   get isSuperuser(): boolean {
     return this.caller?.isSuperuser === true;
+  }
+
+  /** Whether the caller holds a Weblate permission on the path's object (weblate-api.md §2.5); superusers always do. */
+  can(permission: string): boolean {
+    return this.isSuperuser || this.access?.can(permission) === true;
   }
 }
 

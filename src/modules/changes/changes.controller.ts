@@ -74,7 +74,7 @@ export class ChangesController {
   }
 
   private async page(ctx: RequestContext, scope: ChangeScope): Promise<ListEnvelope<ChangeResponse>> {
-    const { page, count, rows } = await this.changes.list(scope, ctx.query, parsePageRequest(ctx.query));
+    const { page, count, rows } = await this.changes.list(scope, ctx.query, parsePageRequest(ctx.query), ctx.caller);
     return listEnvelope(ctx, page, count, rows.map((row) => toChangeResponse(row, ctx.links)));
   }
 }

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { changeVisibleSql } from '../../common/auth/access-sql';
 import { notFound } from '../../common/http/api-errors';
+import type { ApiCaller } from '../../common/http/request-context';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { TranslationLookup } from '../translations/translation-lookup.service';
 import { parseChangeFilters } from './change-filters';
@@ -50,13 +52,14 @@ export class ChangesService {
    * `timestamp_after` and `timestamp_before` (§7.2): one scope lookup (for the sub-lists), one count and one
    * joined page query, whatever the page size.
    */
-  async list(scope: ChangeScope, query: Record<string, unknown>, pageRequest: PageRequest): Promise<ChangePage> {
+  async list(scope: ChangeScope, query: Record<string, unknown>, pageRequest: PageRequest, caller: ApiCaller | null): Promise<ChangePage> {
     const params: unknown[] = [];
     const param = (value: unknown): string => {
       params.push(value);
       return `$${params.length}`;
     };
-    const conditions = [await this.scopeCondition(scope, param)];
+    // Changes inherit the visibility of their component and project, in every list (src/common/auth/access-sql.ts).
+    const conditions = [await this.scopeCondition(scope, param), changeVisibleSql(caller, 'ch')];
     // After the scope lookup, as Weblate resolves the object (404) before filtering (400).
     const filters = parseChangeFilters(query);
     if (filters.username !== undefined) conditions.push(`ch.user_id IN (SELECT id FROM users WHERE username = ${param(filters.username)})`);

@@ -48,7 +48,7 @@ export class ComponentWriterService {
 
   async create(ctx: RequestContext, projectSlug: string, body: unknown): Promise<Component> {
     const project = await this.projects.getBySlug(projectSlug);
-    if (!ctx.isSuperuser) throw permissionDenied('Can not create components');
+    if (!ctx.can('project.edit')) throw permissionDenied('Can not create components');
     const values = this.validate(body, 'create');
     const sourceLanguage = await this.resolveLanguage(values.source_language ?? DEFAULT_SOURCE_LANGUAGE);
     const settings = { ...COMPONENT_DEFAULTS, ...values } as ComponentSettings;
@@ -69,7 +69,7 @@ export class ComponentWriterService {
   /** PUT (`replace`: the required fields must be there) and PATCH (`update`); unsent fields keep their values. */
   async update(ctx: RequestContext, projectSlug: string, componentSlug: string, body: unknown, mode: Exclude<ComponentWriteMode, 'create'>): Promise<Component> {
     const component = await this.reader.getBySlugs(projectSlug, componentSlug);
-    if (!ctx.isSuperuser) throw permissionDenied('Can not edit component');
+    if (!ctx.can('component.edit')) throw permissionDenied('Can not edit component');
     const values = this.validate(body, mode);
     if (values.source_language !== undefined && values.source_language !== component.sourceLanguage.code) {
       // Weblate resolves the language first (400 when unknown), then refuses any change in clean().

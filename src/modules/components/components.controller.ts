@@ -24,7 +24,7 @@ export class ComponentsController {
   @ApiPagingQuery()
   @ApiPaginatedResponse(ComponentResponse)
   async list(@Ctx() ctx: RequestContext): Promise<ListEnvelope<ComponentResponse>> {
-    const { page, count, items } = await this.components.list(parsePageRequest(ctx.query));
+    const { page, count, items } = await this.components.list(parsePageRequest(ctx.query), ctx.caller);
     return listEnvelope(ctx, page, count, items.map((component) => toComponentResponse(component, ctx.links)));
   }
 

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository, SelectQueryBuilder } from 'typeorm';
+import { componentVisibleSql } from '../../common/auth/access-sql';
 import { ApiValidationError, notFound, permissionDenied } from '../../common/http/api-errors';
-import type { RequestContext } from '../../common/http/request-context';
+import type { ApiCaller, RequestContext } from '../../common/http/request-context';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { RemovalTaskScheduler } from '../../sync/removal-task.scheduler';
 import { ProjectsService } from '../projects/projects.service';
@@ -30,20 +31,25 @@ export class ComponentsService {
   ) {}
 
   /** `/api/components/`: ordered by id (weblate-api.md §5.7); one count and one joined page query. */
-  async list(pageRequest: PageRequest): Promise<ComponentPage> {
-    const count = await this.components.count();
+  async list(pageRequest: PageRequest, caller: ApiCaller | null): Promise<ComponentPage> {
+    // Only components the caller can see (src/common/auth/access-sql.ts).
+    const visible = componentVisibleSql(caller, 'component', 'project');
+    const count = await this.withRelations().where(visible).getCount();
     const page = resolvePage(pageRequest, count);
-    const items = await this.withRelations().orderBy('component.id', 'ASC').offset(page.offset).limit(page.size).getMany();
+    const items = await this.withRelations().where(visible).orderBy('component.id', 'ASC').offset(page.offset).limit(page.size).getMany();
     return { page, count, items };
   }
 
   /** `/api/projects/<p>/components/`: 404 for an unknown project, then the same paging as the global list. */
-  async listForProject(projectSlug: string, pageRequest: PageRequest): Promise<ComponentPage> {
+  async listForProject(projectSlug: string, pageRequest: PageRequest, caller: ApiCaller | null): Promise<ComponentPage> {
     const project = await this.projects.getBySlug(projectSlug);
-    const count = await this.components.countBy({ projectId: project.id });
+    // Restricted components stay hidden from project members without access (src/common/auth/access-sql.ts).
+    const visible = componentVisibleSql(caller, 'component', 'project');
+    const count = await this.withRelations().where('component.projectId = :projectId', { projectId: project.id }).andWhere(visible).getCount();
     const page = resolvePage(pageRequest, count);
     const items = await this.withRelations()
       .where('component.projectId = :projectId', { projectId: project.id })
+      .andWhere(visible)
       .orderBy('component.id', 'ASC')
       .offset(page.offset)
       .limit(page.size)
@@ -74,7 +80,7 @@ export class ComponentsService {
    */
   async remove(ctx: RequestContext, projectSlug: string, componentSlug: string): Promise<void> {
     const component = await this.getBySlugs(projectSlug, componentSlug);
-    if (!ctx.isSuperuser) throw permissionDenied('Can not delete component');
+    if (!ctx.can('component.edit')) throw permissionDenied('Can not delete component');
     await this.removals.scheduleComponentRemoval(component.id, ctx.caller?.id ?? null);
   }
 
@@ -91,7 +97,7 @@ export class ComponentsService {
    */
   async setLock(ctx: RequestContext, projectSlug: string, componentSlug: string, body: unknown): Promise<{ locked: boolean }> {
     const component = await this.getBySlugs(projectSlug, componentSlug);
-    if (!ctx.isSuperuser) throw permissionDenied();
+    if (!ctx.can('component.lock')) throw permissionDenied();
     const raw = body !== null && typeof body === 'object' ? (body as Record<string, unknown>).lock : undefined;
     if (raw === undefined) throw new ApiValidationError({ lock: ['This field is required.'] });
     const lock = raw === null ? undefined : parseDrfBoolean(raw);

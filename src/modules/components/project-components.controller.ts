@@ -28,7 +28,7 @@ export class ProjectComponentsController {
   @ApiPagingQuery()
   @ApiPaginatedResponse(ComponentResponse)
   async list(@Ctx() ctx: RequestContext, @Param('project') project: string): Promise<ListEnvelope<ComponentResponse>> {
-    const { page, count, items } = await this.components.listForProject(project, parsePageRequest(ctx.query));
+    const { page, count, items } = await this.components.listForProject(project, parsePageRequest(ctx.query), ctx.caller);
     const results = items.map((component) => toComponentResponse(component, ctx.links, { withProject: false }));
     return listEnvelope(ctx, page, count, results);
   }

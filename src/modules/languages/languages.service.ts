@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { QueryFailedError, Repository, SelectQueryBuilder } from 'typeorm';
+import { visibleComponentIdsSql } from '../../common/auth/access-sql';
 import { ApiValidationError, badRequest, notFound, permissionDenied } from '../../common/http/api-errors';
 import type { RequestContext } from '../../common/http/request-context';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
@@ -85,7 +86,8 @@ export class LanguagesService {
   private visible(ctx: RequestContext): SelectQueryBuilder<Language> {
     const query = this.languages.createQueryBuilder('language');
     if (ctx.isSuperuser) return query;
-    return query.where('EXISTS (SELECT 1 FROM translations t WHERE t.language_id = language.id)');
+    // Languages with at least one translation the caller can see (weblate-api.md §2.6; src/common/auth/access-sql.ts).
+    return query.where(`EXISTS (SELECT 1 FROM translations t WHERE t.language_id = language.id AND t.component_id IN (${visibleComponentIdsSql(ctx.caller)}))`);
   }
 
   /** Weblate's LanguageViewSet.perm_check (`language.edit`). */

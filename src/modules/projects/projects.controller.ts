@@ -20,7 +20,7 @@ export class ProjectsController {
   @ApiPagingQuery()
   @ApiPaginatedResponse(ProjectResponse)
   async list(@Ctx() ctx: RequestContext): Promise<ListEnvelope<ProjectResponse>> {
-    const { page, count, items } = await this.projects.list(parsePageRequest(ctx.query));
+    const { page, count, items } = await this.projects.list(parsePageRequest(ctx.query), ctx.caller);
     return listEnvelope(ctx, page, count, items.map((p) => toProjectResponse(p, ctx.links)));
   }
 

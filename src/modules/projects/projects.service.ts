@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { QueryFailedError, Repository } from 'typeorm';
+import { projectVisibleSql } from '../../common/auth/access-sql';
 import { ApiValidationError, notFound, permissionDenied } from '../../common/http/api-errors';
-import type { RequestContext } from '../../common/http/request-context';
+import type { ApiCaller, RequestContext } from '../../common/http/request-context';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { RemovalTaskScheduler } from '../../sync/removal-task.scheduler';
 import { CreateProjectDto, UpdateProjectDto } from './dto/project-write.dto';
@@ -18,10 +19,12 @@ export class ProjectsService {
   ) {}
 
   /** Projects ordered by id (weblate-api.md §5.6); one count and one page query. */
-  async list(pageRequest: PageRequest): Promise<{ page: ResolvedPage; count: number; items: Project[] }> {
-    const count = await this.projects.count();
+  async list(pageRequest: PageRequest, caller: ApiCaller | null): Promise<{ page: ResolvedPage; count: number; items: Project[] }> {
+    // Only projects the caller can see (src/common/auth/access-sql.ts).
+    const visible = () => this.projects.createQueryBuilder('project').where(projectVisibleSql(caller, 'project'));
+    const count = await visible().getCount();
     const page = resolvePage(pageRequest, count);
-    const items = await this.projects.find({ order: { id: 'ASC' }, skip: page.offset, take: page.size });
+    const items = await visible().orderBy('project.id', 'ASC').offset(page.offset).limit(page.size).getMany();
     return { page, count, items };
   }
 
@@ -33,14 +36,14 @@ export class ProjectsService {
 
   /** Weblate 4.x needs the global `project.add` permission; until teams exist only superusers hold it. */
   async create(ctx: RequestContext, dto: CreateProjectDto): Promise<Project> {
-    if (!ctx.isSuperuser) throw permissionDenied('Can not create projects');
+    if (!ctx.can('project.add')) throw permissionDenied('Can not create projects');
     await this.assertUnique(dto.name, dto.slug);
     return this.save(this.projects.create(this.fromDto(dto)));
   }
 
   async update(ctx: RequestContext, slug: string, dto: UpdateProjectDto): Promise<Project> {
     const project = await this.getBySlug(slug);
-    if (!ctx.isSuperuser) throw permissionDenied('Can not edit project');
+    if (!ctx.can('project.edit')) throw permissionDenied('Can not edit project');
     await this.assertUnique(dto.name, dto.slug, project.id);
     Object.assign(project, this.fromDto(dto));
     return this.save(project);
@@ -52,7 +55,7 @@ export class ProjectsService {
    */
   async remove(ctx: RequestContext, slug: string): Promise<void> {
     const project = await this.getBySlug(slug);
-    if (!ctx.isSuperuser) throw permissionDenied('Can not delete project');
+    if (!ctx.can('project.edit')) throw permissionDenied('Can not delete project');
     await this.removals.scheduleProjectRemoval(project.id, ctx.caller?.id ?? null);
   }
 

@@ -91,7 +91,7 @@ export class RepositoryService {
   private async operate(ctx: RequestContext, resolve: () => Promise<RepositoryScope>, body: unknown): Promise<OperationResult> {
     const scope = await resolve();
     const operation = parseOperation(body);
-    assertCanUseRepository(ctx);
+    assertCanUseRepository(ctx, operation);
     const actorId = ctx.caller?.id ?? null;
     let result = true;
     const details: string[] = [];
@@ -180,10 +180,25 @@ export class RepositoryService {
   }
 }
 
-/** `meta:vcs.status` and the vcs.* permissions: superusers only for now; a plain 403 (§10.5). */
-function assertCanUseRepository(ctx: RequestContext): void {
-  if (!ctx.isSuperuser) throw permissionDenied();
+/**
+ * `meta:vcs.status` and the vcs.* operations: a plain 403 (§10.5). Any vcs.* write permission on the path's
+ * object (teams granting on it, resolved by src/common/auth/scope-access.ts) allows status and operations.
+ */
+function assertCanUseRepository(ctx: RequestContext, operation?: RepositoryOperation): void {
+  if (!['vcs.commit', 'vcs.push', 'vcs.reset', 'vcs.update'].some((permission) => ctx.can(permission))) throw permissionDenied();
+  // Weblate's repository_operation map: each operation needs its own permission.
+  if (operation !== undefined && !ctx.can(OPERATION_PERMISSION[operation])) throw permissionDenied();
 }
+
+const OPERATION_PERMISSION: Record<RepositoryOperation, string> = {
+  commit: 'vcs.commit',
+  push: 'vcs.push',
+  pull: 'vcs.update',
+  reset: 'vcs.reset',
+  cleanup: 'vcs.reset',
+  'file-sync': 'vcs.reset',
+  'file-scan': 'vcs.reset',
+};
 
 /** RepoRequestSerializer: `operation` is a required choice. */
 function parseOperation(body: unknown): RepositoryOperation {

@@ -56,7 +56,7 @@ export class StatisticsController {
   @ApiOperation({ operationId: 'getProjectStatistics', summary: 'Get the statistics of a project' })
   @ApiOkResponse({ type: NamedStatisticsResponse })
   async project(@Ctx() ctx: RequestContext, @Param('project') slug: string): Promise<NamedStatisticsResponse> {
-    const { project, counters } = await this.statistics.forProject(slug);
+    const { project, counters } = await this.statistics.forProject(slug, ctx.caller);
     return toNamedStatistics(counters, project.name, ctx.links.web(pathOf('projects', project.slug)));
   }
 
@@ -72,8 +72,8 @@ export class StatisticsController {
   @Get('projects/:project/languages')
   @ApiOperation({ operationId: 'listProjectLanguageStatistics', summary: 'List the statistics of each language of a project' })
   @ApiOkResponse({ type: [ProjectLanguageStatisticsResponse] })
-  async projectLanguages(@Param('project') slug: string): Promise<ProjectLanguageStatisticsResponse[]> {
-    const rows = await this.statistics.projectLanguages(slug);
+  async projectLanguages(@Ctx() ctx: RequestContext, @Param('project') slug: string): Promise<ProjectLanguageStatisticsResponse[]> {
+    const rows = await this.statistics.projectLanguages(slug, ctx.caller);
     return rows.map((row) => toProjectLanguageStatistics(row.counters, row));
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { changeVisibleSql, visibleComponentIdsSql } from '../../common/auth/access-sql';
 import { notFound } from '../../common/http/api-errors';
-import type { RequestContext } from '../../common/http/request-context';
+import type { ApiCaller, RequestContext } from '../../common/http/request-context';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { ComponentsService } from '../components/components.service';
 import type { Language } from '../languages/language.entity';
@@ -93,12 +94,14 @@ export class StatisticsService {
   }
 
   /** `/api/projects/<p>/statistics/`: every translation of every component of the project, glossaries included (§11.1). */
-  async forProject(projectSlug: string): Promise<{ project: Project; counters: StatisticsCounters }> {
+  async forProject(projectSlug: string, caller: ApiCaller | null): Promise<{ project: Project; counters: StatisticsCounters }> {
     const project = await this.projects.getBySlug(projectSlug);
+    // Restricted components the caller cannot see are left out of the sums (src/common/auth/access-sql.ts).
     const [row]: CounterRow[] = await this.dataSource.query(
-      `WITH s AS (SELECT ${SUMS} FROM translations t JOIN components c ON c.id = t.component_id WHERE c.project_id = $2)
+      `WITH s AS (SELECT ${SUMS} FROM translations t JOIN components c ON c.id = t.component_id
+                  WHERE c.project_id = $2 AND ${caller?.isSuperuser ? 'TRUE' : `c.id IN (${visibleComponentIdsSql(caller)})`})
        SELECT s.*, (SELECT count(*) FROM changes ch
-                     WHERE ch.project_id = $2 AND ch.action = ANY($1::smallint[])
+                     WHERE ch.project_id = $2 AND ${changeVisibleSql(caller, 'ch')} AND ch.action = ANY($1::smallint[])
                        AND ch.timestamp >= s.last_change - ${RECENT_WINDOW}) AS recent_changes
          FROM s`,
       [CONTENT_ACTIONS, project.id],
@@ -110,9 +113,9 @@ export class StatisticsService {
   async forLanguage(ctx: RequestContext, code: string): Promise<{ language: Language; counters: StatisticsCounters }> {
     const language = await this.languages.getByCode(ctx, code);
     const [row]: CounterRow[] = await this.dataSource.query(
-      `WITH s AS (SELECT ${SUMS} FROM translations t WHERE t.language_id = $2)
+      `WITH s AS (SELECT ${SUMS} FROM translations t WHERE t.language_id = $2 AND ${visibleTranslation(ctx.caller, 't')})
        SELECT s.*, (SELECT count(*) FROM changes ch
-                     WHERE ch.translation_id IN (SELECT id FROM translations WHERE language_id = $2)
+                     WHERE ch.translation_id IN (SELECT id FROM translations vt WHERE language_id = $2 AND ${visibleTranslation(ctx.caller, 'vt')})
                        AND ch.action = ANY($1::smallint[]) AND ch.timestamp >= s.last_change - ${RECENT_WINDOW}) AS recent_changes
          FROM s`,
       [CONTENT_ACTIONS, language.id],
@@ -121,12 +124,12 @@ export class StatisticsService {
   }
 
   /** `/api/projects/<p>/languages/`: per-language sums of the project, ordered by language name (Weblate's order). */
-  async projectLanguages(projectSlug: string): Promise<Array<{ code: string; name: string; counters: StatisticsCounters }>> {
+  async projectLanguages(projectSlug: string, caller: ApiCaller | null): Promise<Array<{ code: string; name: string; counters: StatisticsCounters }>> {
     const project = await this.projects.getBySlug(projectSlug);
     const rows: Array<CounterRow & { code: string; name: string }> = await this.dataSource.query(
       `SELECT l.code, l.name, ${SUMS}
          FROM translations t JOIN components c ON c.id = t.component_id JOIN languages l ON l.id = t.language_id
-        WHERE c.project_id = $1
+        WHERE c.project_id = $1 AND ${visibleTranslation(caller, 't')}
         GROUP BY l.id, l.code, l.name
         ORDER BY l.name, l.code`,
       [project.id],
@@ -156,4 +159,9 @@ function toCounters(row: CounterRow): StatisticsCounters {
 
 function toTranslationRow(row: CounterRow & { code: string; name: string; last_author: string | null }): TranslationStatisticsRow {
   return { counters: toCounters(row), code: row.code, name: row.name, lastAuthor: row.last_author };
+}
+
+/** Condition on a translations alias: its component is visible to the caller (src/common/auth/access-sql.ts). */
+function visibleTranslation(caller: ApiCaller | null, t: string): string {
+  return caller?.isSuperuser ? 'TRUE' : `${t}.component_id IN (${visibleComponentIdsSql(caller)})`;
 }

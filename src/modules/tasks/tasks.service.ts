@@ -31,7 +31,7 @@ export class TasksService {
    */
   async cancel(ctx: RequestContext, id: string): Promise<void> {
     const task = await this.get(id);
-    if (!ctx.isSuperuser) throw permissionDenied();
+    if (!ctx.can('component.edit')) throw permissionDenied();
     await this.tasks.manager.transaction(async (manager) => {
       const { affected } = await manager.update(
         Task,

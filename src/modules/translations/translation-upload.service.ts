@@ -59,10 +59,13 @@ export class TranslationUploadService {
 
   async upload(ctx: RequestContext, projectSlug: string, componentSlug: string, languageCode: string, file: UploadedFile | undefined, fields: Record<string, unknown>): Promise<UploadResult> {
     const translation = await this.lookup.translation(projectSlug, componentSlug, languageCode);
-    // upload.perform (and upload.overwrite for conflicts): superusers until teams exist (plain 403, §10.8).
-    if (!ctx.isSuperuser) throw permissionDenied();
+    // upload.perform (plain 403, §10.8); upload.overwrite for conflicts is checked below.
+    if (!ctx.can('upload.perform')) throw permissionDenied();
     assertComponentUnlocked(translation.component);
     const options = parseFields(fields);
+    // Weblate's upload checks: overwriting needs upload.overwrite, approving needs unit.review.
+    if (options.conflicts !== '' && options.conflicts !== 'ignore' && !ctx.can('upload.overwrite')) throw permissionDenied();
+    if (options.method === 'approve' && !ctx.can('unit.review')) throw permissionDenied();
     if (!file) throw new ApiValidationError({ file: ['No file was submitted.'] });
     if (file.size > UPLOAD_MAX_BYTES) throw new ApiValidationError({ file: ['Uploaded translation file is too big.'] });
     if (!SUPPORTED_METHODS.has(options.method) || translation.isSource) {

@@ -26,7 +26,7 @@ export class TranslationsController {
   @ApiPagingQuery()
   @ApiPaginatedResponse(TranslationResponse)
   async list(@Ctx() ctx: RequestContext): Promise<ListEnvelope<TranslationResponse>> {
-    const { page, count, items } = await this.translations.list(parsePageRequest(ctx.query));
+    const { page, count, items } = await this.translations.list(parsePageRequest(ctx.query), ctx.caller);
     return listEnvelope(ctx, page, count, items.map((item) => toResponse(ctx, item)));
   }
 

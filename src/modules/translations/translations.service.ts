@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, QueryFailedError, SelectQueryBuilder } from 'typeorm';
+import { componentVisibleSql } from '../../common/auth/access-sql';
 import { ApiValidationError, badRequest, notFound, permissionDenied } from '../../common/http/api-errors';
-import type { RequestContext } from '../../common/http/request-context';
+import type { ApiCaller, RequestContext } from '../../common/http/request-context';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { ACTION_ADDED_LANGUAGE, ACTION_REMOVE_TRANSLATION } from '../changes/change-actions';
 import { recordChanges } from '../changes/change-recorder';
@@ -33,10 +34,12 @@ export class TranslationsService {
   ) {}
 
   /** `/api/translations/`: every translation ordered by id (§5.8); one count and one joined page query. */
-  async list(pageRequest: PageRequest): Promise<TranslationPage> {
-    const count = await this.dataSource.getRepository(Translation).count();
+  async list(pageRequest: PageRequest, caller: ApiCaller | null): Promise<TranslationPage> {
+    // Only translations of components the caller can see (src/common/auth/access-sql.ts).
+    const visible = componentVisibleSql(caller, 'c', 'p');
+    const count = await this.query().where(visible).getCount();
     const page = resolvePage(pageRequest, count);
-    const items = await this.load(this.query().orderBy('t.id', 'ASC').offset(page.offset).limit(page.size));
+    const items = await this.load(this.query().where(visible).orderBy('t.id', 'ASC').offset(page.offset).limit(page.size));
     return { page, count, items };
   }
 
@@ -65,7 +68,7 @@ export class TranslationsService {
    */
   async remove(ctx: RequestContext, projectSlug: string, componentSlug: string, languageCode: string): Promise<void> {
     const translation = await this.lookup.translation(projectSlug, componentSlug, languageCode);
-    if (!ctx.isSuperuser || translation.isSource) throw permissionDenied('Can not delete translation');
+    if (!ctx.can('translation.delete') || translation.isSource) throw permissionDenied('Can not delete translation');
     const callerId = ctx.caller?.id ?? null;
     await this.dataSource.transaction(async (manager) => {
       await manager.query('DELETE FROM translations WHERE id = $1', [translation.id]);
@@ -100,7 +103,7 @@ export class TranslationsService {
    */
   async addLanguage(ctx: RequestContext, projectSlug: string, componentSlug: string, body: unknown): Promise<LoadedTranslation> {
     const component = await this.lookup.component(projectSlug, componentSlug);
-    if (!ctx.isSuperuser) throw permissionDenied('Can not create translation');
+    if (!ctx.can('translation.add')) throw permissionDenied('Can not create translation');
     const code = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).language_code : undefined;
     if (typeof code !== 'string' || code === '') throw badRequest("Missing 'language_code' parameter");
     const languages: Array<{ id: number; code: string }> = await this.dataSource.query('SELECT id, code FROM languages WHERE code = $1', [code]);

@@ -40,7 +40,7 @@ export class UnitAddService {
     const format = getFileFormat(component.fileFormat);
     // Only monolingual formats are implemented; a bilingual component could not store the string in a file.
     if (!format || !format.monolingual || component.template === '') throw permissionDenied('The file format does not support this.');
-    if (!ctx.isSuperuser) throw permissionDenied('Can not add unit');
+    if (!ctx.can('unit.add')) throw permissionDenied('Can not add unit');
     assertComponentUnlocked(component);
     const data = parseNewMonolingualUnitBody(body);
     this.checkValue(translation, data);

@@ -71,7 +71,7 @@ export class UnitEditService {
     const data = parseUnitWriteBody(body);
     const doTranslate = data.target !== undefined || data.state !== undefined;
     const doSource = data.explanation !== undefined || data.extra_flags !== undefined || data.labels !== undefined;
-    if (doSource && (!unit.is_source || !ctx.isSuperuser)) {
+    if (doSource && (!unit.is_source || !ctx.can('source.edit'))) {
       throw permissionDenied('Source strings properties can be set only on source strings');
     }
     if (doTranslate) this.checkTranslation(ctx, unit, data);
@@ -101,7 +101,7 @@ export class UnitEditService {
   async remove(ctx: RequestContext, id: string): Promise<void> {
     const unit = await this.load(this.dataSource.manager, id);
     checkManageUnits({ isSource: unit.is_source, template: unit.template, manageUnits: unit.manage_units, editTemplate: unit.edit_template });
-    if (!ctx.isSuperuser) throw permissionDenied('Can not remove string');
+    if (!ctx.can('unit.delete')) throw permissionDenied('Can not remove string');
     assertComponentUnlocked(unit);
     const callerId = ctx.caller!.id;
     await this.dataSource.transaction(async (manager) => {
@@ -155,7 +155,9 @@ export class UnitEditService {
     const hasText = target.some((form) => form !== '');
     if (data.state === 0 && hasText) throw badRequest('Can not use empty state with non empty target');
     if (data.state !== 0 && !hasText) throw badRequest('Can not use non empty state with empty target');
-    if (!ctx.isSuperuser) throw permissionDenied();
+    if (!ctx.can('unit.edit')) throw permissionDenied();
+    // Approving (30) or un-approving an approved string needs unit.review (weblate-api.md §2.5).
+    if ((data.state === 30 || unit.state === 30) && !ctx.can('unit.review')) throw permissionDenied('Insufficient privileges for approving.');
   }
 
   /**

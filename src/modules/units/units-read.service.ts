@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { visibleComponentIdsSql } from '../../common/auth/access-sql';
 import { ApiValidationError, notFound } from '../../common/http/api-errors';
+import type { ApiCaller } from '../../common/http/request-context';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { TranslationLookup } from '../translations/translation-lookup.service';
 import { compileUnitQuery, UnitQueryError } from './unit-query';
@@ -52,9 +54,13 @@ export class UnitsReadService {
   }
 
   /** `/api/units/`: every unit ordered by id (weblate-api.md §5.9), LargePagination. */
-  async listAll(query: Record<string, unknown>, pageRequest: PageRequest): Promise<UnitPage> {
+  async listAll(query: Record<string, unknown>, pageRequest: PageRequest, caller: ApiCaller | null): Promise<UnitPage> {
     const params: unknown[] = [];
-    const where = searchCondition(query, params) ?? 'TRUE';
+    const search = searchCondition(query, params) ?? 'TRUE';
+    // Only units of components the caller can see (src/common/auth/access-sql.ts).
+    const where = caller?.isSuperuser
+      ? search
+      : `(${search}) AND u.translation_id IN (SELECT vt.id FROM translations vt WHERE vt.component_id IN (${visibleComponentIdsSql(caller)}))`;
     return this.page(where, params, 'u.id', pageRequest);
   }
 

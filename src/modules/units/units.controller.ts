@@ -27,7 +27,7 @@ export class UnitsController {
   @ApiQuery({ name: 'q', required: false, description: 'Search query (a subset of Weblate\'s search language)' })
   @ApiPaginatedResponse(UnitResponse)
   async list(@Ctx() ctx: RequestContext): Promise<ListEnvelope<UnitResponse>> {
-    const { page, count, rows } = await this.units.listAll(ctx.query, parsePageRequest(ctx.query, LARGE_PAGINATION));
+    const { page, count, rows } = await this.units.listAll(ctx.query, parsePageRequest(ctx.query, LARGE_PAGINATION), ctx.caller);
     return listEnvelope(ctx, page, count, rows.map((row) => toUnitResponse(row, ctx.links)));
   }
 

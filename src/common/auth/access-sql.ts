@@ -1,0 +1,117 @@
+import type { ApiCaller } from '../http/request-context';
+
+/*
+ * Visibility and permission rules as SQL fragments (weblate-api.md §2.3, §2.5, §2.6; peers-and-asks.md §4.1).
+ * Every list and every scope check embeds these, so a list is filtered in the same query that reads it (no
+ * per-row checks, no N+1) and nested lists cannot forget the rule (GHSA-92m8-wv36-prmx).
+ *
+ * - A project is visible when it is public or protected (access_control 0/1: Weblate's Guests/Viewers/Users
+ *   teams give everyone read access), or when one of the caller's teams selects it (selection "all",
+ *   "all public"/"all protected" when the level matches, the project by hand, or one of its components).
+ * - A restricted component is visible only through a team that selects that component by hand (Weblate:
+ *   "restricting access at a component level takes over the project-level permissions").
+ * - Superusers see everything. The caller's teams are the membership rows plus the built-in team marked
+ *   implicit for anonymous or for authenticated callers.
+ * The user id is an integer from our own users table, so it is inlined as a number literal.
+ */
+
+export function callerGroupsSql(caller: ApiCaller | null): string {
+  if (caller === null) return `SELECT id FROM groups WHERE implicit_for = 'anonymous'`;
+  const id = Number(caller.id);
+  return `SELECT id FROM groups WHERE implicit_for = 'authenticated' UNION SELECT group_id FROM group_members WHERE user_id = ${id}`;
+}
+
+/** A team `g` selects project `p` (not counting component-level grants). */
+function groupSelectsProjectSql(g: string, p: string): string {
+  return `(${g}.project_selection = 1 OR (${g}.project_selection = 3 AND ${p}.access_control = 0)
+    OR (${g}.project_selection = 4 AND ${p}.access_control IN (0, 1))
+    OR EXISTS (SELECT 1 FROM group_projects gp WHERE gp.group_id = ${g}.id AND gp.project_id = ${p}.id))`;
+}
+
+/** Condition on project alias `p`: the caller may see it. */
+export function projectVisibleSql(caller: ApiCaller | null, p: string): string {
+  if (caller?.isSuperuser) return 'TRUE';
+  return `(${p}.access_control IN (0, 1) OR EXISTS (
+    SELECT 1 FROM groups vg WHERE vg.id IN (${callerGroupsSql(caller)}) AND (${groupSelectsProjectSql('vg', p)}
+      OR EXISTS (SELECT 1 FROM group_components vgc JOIN components vc ON vc.id = vgc.component_id
+                  WHERE vgc.group_id = vg.id AND vc.project_id = ${p}.id AND NOT vc.restricted))))`;
+}
+
+/** Condition on component alias `c` of project alias `p`: the caller may see it. */
+export function componentVisibleSql(caller: ApiCaller | null, c: string, p: string): string {
+  if (caller?.isSuperuser) return 'TRUE';
+  const explicit = `EXISTS (SELECT 1 FROM group_components egc WHERE egc.component_id = ${c}.id AND egc.group_id IN (${callerGroupsSql(caller)}))`;
+  return `(CASE WHEN ${c}.restricted THEN ${explicit} ELSE (${explicit} OR ${projectVisibleSql(caller, p)}) END)`;
+}
+
+/**
+ * Condition on a component id expression (e.g. `ch.component_id`): visible. Used by lists that hold only
+ * the id (changes, tasks); one correlated EXISTS, evaluated by the planner as a semi-join.
+ */
+export function componentIdVisibleSql(caller: ApiCaller | null, componentId: string): string {
+  if (caller?.isSuperuser) return 'TRUE';
+  return `EXISTS (SELECT 1 FROM components vcc JOIN projects vpp ON vpp.id = vcc.project_id
+    WHERE vcc.id = ${componentId} AND ${componentVisibleSql(caller, 'vcc', 'vpp')})`;
+}
+
+export function projectIdVisibleSql(caller: ApiCaller | null, projectId: string): string {
+  if (caller?.isSuperuser) return 'TRUE';
+  return `EXISTS (SELECT 1 FROM projects vpi WHERE vpi.id = ${projectId} AND ${projectVisibleSql(caller, 'vpi')})`;
+}
+
+/**
+ * One query for a scope: is it visible, and which permissions do the caller's teams grant on it. A team
+ * grants on a component when it selects the component by hand, or (unrestricted components only) when it
+ * selects the project; on a translation it must also select the language (all, or by hand).
+ * Parameters: $1 project id, $2 component id or null, $3 language id or null.
+ */
+export function scopeQuerySql(caller: ApiCaller | null): string {
+  const groups = callerGroupsSql(caller);
+  return `
+    SELECT ${projectVisibleSql(caller, 'p')} AS project_visible,
+           (c.id IS NULL OR ${componentVisibleSql(caller, 'c', 'p')}) AS visible,
+           COALESCE((
+             SELECT array_agg(DISTINCT perm) FROM groups g
+               JOIN group_roles gr ON gr.group_id = g.id
+               JOIN roles r ON r.id = gr.role_id
+               CROSS JOIN LATERAL unnest(r.permissions) AS perm
+              WHERE g.id IN (${groups})
+                AND (CASE
+                       WHEN c.id IS NULL THEN ${groupSelectsProjectSql('g', 'p')}
+                       WHEN c.restricted THEN EXISTS (SELECT 1 FROM group_components gc WHERE gc.group_id = g.id AND gc.component_id = c.id)
+                       ELSE ${groupSelectsProjectSql('g', 'p')}
+                         OR EXISTS (SELECT 1 FROM group_components gc WHERE gc.group_id = g.id AND gc.component_id = c.id)
+                     END)
+                AND ($3::int IS NULL OR g.language_selection = 1
+                     OR EXISTS (SELECT 1 FROM group_languages gl WHERE gl.group_id = g.id AND gl.language_id = $3::int))
+           ), '{}') AS permissions
+      FROM projects p LEFT JOIN components c ON c.id = $2::int AND c.project_id = p.id
+     WHERE p.id = $1::int`;
+}
+
+/** Permissions granted regardless of scope (global ones such as `project.add`). */
+export function globalPermissionsSql(caller: ApiCaller | null): string {
+  return `SELECT COALESCE(array_agg(DISTINCT perm), '{}') AS permissions FROM groups g
+            JOIN group_roles gr ON gr.group_id = g.id JOIN roles r ON r.id = gr.role_id
+            CROSS JOIN LATERAL unnest(r.permissions) AS perm
+           WHERE g.id IN (${callerGroupsSql(caller)})`;
+}
+
+/**
+ * Subquery: ids of the components the caller can see. Lists over large tables (changes, units,
+ * translations) filter with `x.component_id IN (...)`, which PostgreSQL runs once as a hashed subplan.
+ */
+export function visibleComponentIdsSql(caller: ApiCaller | null): string {
+  return `SELECT vic.id FROM components vic JOIN projects vip ON vip.id = vic.project_id WHERE ${componentVisibleSql(caller, 'vic', 'vip')}`;
+}
+
+export function visibleProjectIdsSql(caller: ApiCaller | null): string {
+  return `SELECT vpr.id FROM projects vpr WHERE ${projectVisibleSql(caller, 'vpr')}`;
+}
+
+/** Condition for a changes row `ch`: its component and project (when set) are visible (GHSA-92m8-wv36-prmx). */
+export function changeVisibleSql(caller: ApiCaller | null, ch: string): string {
+  if (caller?.isSuperuser) return 'TRUE';
+  return `((${ch}.component_id IS NULL OR ${ch}.component_id IN (${visibleComponentIdsSql(caller)}))
+    AND (${ch}.project_id IS NULL OR ${ch}.project_id IN (${visibleProjectIdsSql(caller)})))`;
+}

@@ -1,0 +1,34 @@
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { BUILTIN_ROLES, BUILTIN_TEAMS } from './builtin-access';
+
+/**
+ * Creates the built-in roles and teams (weblate-api.md §2.5) when missing. Idempotent and safe for several
+ * processes starting at once (ON CONFLICT on the unique names); existing rows are never overwritten, so an
+ * admin's changes to built-in roles survive restarts.
+ */
+@Injectable()
+export class AccessBootstrap implements OnApplicationBootstrap {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      for (const role of BUILTIN_ROLES) {
+        await manager.query(`INSERT INTO roles (name, permissions) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [role.name, role.permissions]);
+      }
+      for (const team of BUILTIN_TEAMS) {
+        const inserted: Array<{ id: number }> = await manager.query(
+          `INSERT INTO groups (name, project_selection, language_selection, internal, implicit_for)
+           VALUES ($1, $2, $3, TRUE, $4) ON CONFLICT (name) DO NOTHING RETURNING id`,
+          [team.name, team.projectSelection, team.languageSelection, team.implicitFor],
+        );
+        if (inserted.length === 0 || team.roles.length === 0) continue;
+        await manager.query(
+          `INSERT INTO group_roles (group_id, role_id) SELECT $1, id FROM roles WHERE name = ANY($2) ON CONFLICT DO NOTHING`,
+          [inserted[0].id, team.roles],
+        );
+      }
+    });
+  }
+}

@@ -1,0 +1,213 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, In, Repository } from 'typeorm';
+import { callerGroupsSql } from '../../common/auth/access-sql';
+import { generateUserToken, hashToken } from '../../common/auth/token-hash';
+import { ApiValidationError, notFound, permissionDenied } from '../../common/http/api-errors';
+import type { RequestContext } from '../../common/http/request-context';
+import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
+import { Component } from '../components/component.entity';
+import { Language } from '../languages/language.entity';
+import { Project } from '../projects/project.entity';
+import { User } from '../users/user.entity';
+import { Group, Role } from './access.entities';
+import { PERMISSIONS } from './builtin-access';
+import type { CreateGroupDto, CreateRoleDto, UpdateGroupDto, UpdateRoleDto } from './dto/access-write.dto';
+
+const GROUP_RELATIONS = { roles: true, languages: true, projects: true, components: { project: true } } as const;
+type Page<T> = { page: ResolvedPage; count: number; items: T[] };
+
+/**
+ * Teams and roles (weblate-api.md §5.3, §5.4). Listing: `group.view`/`group.edit` holders see every team,
+ * others the teams they belong to (built-in implicit teams included); roles likewise. Every write needs
+ * the global `group.edit`/`role.edit` permission, which only superusers hold unless a team grants it;
+ * referenced projects, components, languages and roles are checked to exist (GHSA-2q2q-jr9g-v9rf).
+ */
+@Injectable()
+export class AccessService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(Group) private readonly groups: Repository<Group>,
+    @InjectRepository(Role) private readonly roles: Repository<Role>,
+  ) {}
+
+  async listGroups(ctx: RequestContext, pageRequest: PageRequest): Promise<Page<Group>> {
+    const all = ctx.can('group.view') || ctx.can('group.edit');
+    const where = all ? {} : { id: In(await this.callerGroupIds(ctx)) };
+    const count = await this.groups.count({ where });
+    const page = resolvePage(pageRequest, count);
+    const items = await this.groups.find({ where, relations: GROUP_RELATIONS, order: { id: 'ASC' }, skip: page.offset, take: page.size });
+    return { page, count, items };
+  }
+
+  async getGroup(ctx: RequestContext, id: string): Promise<Group> {
+    const groupId = this.parseId(id);
+    const all = ctx.can('group.view') || ctx.can('group.edit');
+    if (!all && !(await this.callerGroupIds(ctx)).includes(groupId)) throw notFound();
+    const group = await this.groups.findOne({ where: { id: groupId }, relations: GROUP_RELATIONS });
+    if (!group) throw notFound();
+    return group;
+  }
+
+  async createGroup(ctx: RequestContext, dto: CreateGroupDto): Promise<Group> {
+    this.requireGlobal(ctx, 'group.edit', 'Can not manage groups');
+    if (await this.groups.existsBy({ name: dto.name })) throw new ApiValidationError({ name: ['group with this name already exists.'] });
+    const saved = await this.groups.save(
+      this.groups.create({ name: dto.name, projectSelection: dto.project_selection, languageSelection: dto.language_selection, internal: false, implicitFor: null }),
+    );
+    return this.getGroup(ctx, String(saved.id));
+  }
+
+  async updateGroup(ctx: RequestContext, id: string, dto: UpdateGroupDto): Promise<Group> {
+    const group = await this.getGroup(ctx, id);
+    this.requireGlobal(ctx, 'group.edit', 'Can not manage groups');
+    if (group.internal) throw new ApiValidationError({ name: ['Cannot change this on a built-in team.'] });
+    if (dto.name !== undefined && dto.name !== group.name && (await this.groups.existsBy({ name: dto.name }))) {
+      throw new ApiValidationError({ name: ['group with this name already exists.'] });
+    }
+    await this.groups.update(group.id, {
+      ...(dto.name !== undefined ? { name: dto.name } : {}),
+      ...(dto.project_selection !== undefined ? { projectSelection: dto.project_selection } : {}),
+      ...(dto.language_selection !== undefined ? { languageSelection: dto.language_selection } : {}),
+    });
+    return this.getGroup(ctx, id);
+  }
+
+  async deleteGroup(ctx: RequestContext, id: string): Promise<void> {
+    const group = await this.getGroup(ctx, id);
+    this.requireGlobal(ctx, 'group.edit', 'Can not manage groups');
+    if (group.internal) throw permissionDenied('Cannot delete a built-in team.');
+    await this.groups.delete(group.id);
+  }
+
+  /** POST/DELETE on a team's roles, projects, components, languages: one join-table row each. */
+  async relate(ctx: RequestContext, id: string, relation: 'roles' | 'projects' | 'components' | 'languages', key: number | string, add: boolean): Promise<Group> {
+    const group = await this.getGroup(ctx, id);
+    this.requireGlobal(ctx, 'group.edit', 'Can not manage groups');
+    const target = await this.findRelated(relation, key);
+    const builder = this.dataSource.createQueryBuilder().relation(Group, relation).of(group.id);
+    const present = (group[relation] as Array<{ id: number }>).some((item) => item.id === target);
+    if (add && !present) await builder.add(target);
+    if (!add) {
+      if (!present) throw notFound();
+      await builder.remove(target);
+    }
+    return this.getGroup(ctx, id);
+  }
+
+  private async findRelated(relation: 'roles' | 'projects' | 'components' | 'languages', key: number | string): Promise<number> {
+    const field = { roles: 'role_id', projects: 'project_id', components: 'component_id', languages: 'language_code' }[relation];
+    const label = { roles: 'Role', projects: 'Project', components: 'Component', languages: 'Language' }[relation];
+    const entity = { roles: Role, projects: Project, components: Component, languages: Language }[relation];
+    const where = relation === 'languages' ? { code: String(key) } : { id: Number(key) };
+    const found = (await this.dataSource.getRepository<{ id: number }>(entity).findOne({ where, select: { id: true } })) as { id: number } | null;
+    if (!found) throw new ApiValidationError({ [field]: [`${label} not found.`] });
+    return found.id;
+  }
+
+  /** `POST/DELETE /api/users/<username>/groups/` (weblate-api.md §5.2). */
+  async setMembership(ctx: RequestContext, username: string, groupId: number, add: boolean): Promise<User> {
+    this.requireGlobal(ctx, 'user.edit', 'Can not manage Users');
+    const user = await this.dataSource.getRepository(User).findOneBy({ username });
+    if (!user) throw notFound();
+    const group = await this.groups.findOneBy({ id: groupId });
+    if (!group) throw new ApiValidationError({ group_id: ['Group not found.'] });
+    if (!user.isActive) throw new ApiValidationError({ username: ['User is not active.'] });
+    const sql = add
+      ? `INSERT INTO group_members (group_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`
+      : `DELETE FROM group_members WHERE group_id = $1 AND user_id = $2`;
+    await this.dataSource.query(sql, [group.id, user.id]);
+    return user;
+  }
+
+  /**
+   * `POST /api/users/<username>/token/`: Glossa's own admin route (Weblate 4.x has none). A user holds one
+   * token, as in DRF's token table: a new key replaces the old one, is answered once and stored hashed.
+   */
+  async issueToken(ctx: RequestContext, username: string): Promise<string> {
+    this.requireGlobal(ctx, 'user.edit', 'Can not manage Users');
+    const user = await this.dataSource.getRepository(User).findOneBy({ username });
+    if (!user) throw notFound();
+    if (!user.isActive) throw new ApiValidationError({ username: ['User is not active.'] });
+    const key = generateUserToken();
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(`DELETE FROM api_tokens WHERE user_id = $1`, [user.id]);
+      await manager.query(`INSERT INTO api_tokens (user_id, key_hash) VALUES ($1, $2)`, [user.id, hashToken(key)]);
+    });
+    return key;
+  }
+
+  async listRoles(ctx: RequestContext, pageRequest: PageRequest): Promise<Page<Role>> {
+    const all = ctx.can('role.view') || ctx.can('role.edit');
+    const ids = all ? null : await this.callerRoleIds(ctx);
+    const where = ids === null ? {} : { id: In(ids) };
+    const count = await this.roles.count({ where });
+    const page = resolvePage(pageRequest, count);
+    const items = await this.roles.find({ where, order: { id: 'ASC' }, skip: page.offset, take: page.size });
+    return { page, count, items };
+  }
+
+  async getRole(ctx: RequestContext, id: string): Promise<Role> {
+    const roleId = this.parseId(id);
+    const all = ctx.can('role.view') || ctx.can('role.edit');
+    if (!all && !(await this.callerRoleIds(ctx)).includes(roleId)) throw notFound();
+    const role = await this.roles.findOneBy({ id: roleId });
+    if (!role) throw notFound();
+    return role;
+  }
+
+  async createRole(ctx: RequestContext, dto: CreateRoleDto): Promise<Role> {
+    this.requireGlobal(ctx, 'role.edit', 'Can not manage roles');
+    this.checkPermissions(dto.permissions);
+    if (await this.roles.existsBy({ name: dto.name })) throw new ApiValidationError({ name: ['role with this name already exists.'] });
+    return this.roles.save(this.roles.create({ name: dto.name, permissions: [...new Set(dto.permissions)] }));
+  }
+
+  /** PUT replaces the permission set, PATCH adds to it (weblate-api.md §5.4). */
+  async updateRole(ctx: RequestContext, id: string, dto: UpdateRoleDto, replace: boolean): Promise<Role> {
+    const role = await this.getRole(ctx, id);
+    this.requireGlobal(ctx, 'role.edit', 'Can not manage roles');
+    if (dto.permissions !== undefined) this.checkPermissions(dto.permissions);
+    if (dto.name !== undefined && dto.name !== role.name) {
+      if (await this.roles.existsBy({ name: dto.name })) throw new ApiValidationError({ name: ['role with this name already exists.'] });
+      role.name = dto.name;
+    }
+    if (dto.permissions !== undefined) {
+      role.permissions = replace ? [...new Set(dto.permissions)] : [...new Set([...role.permissions, ...dto.permissions])];
+    }
+    return this.roles.save(role);
+  }
+
+  async deleteRole(ctx: RequestContext, id: string): Promise<void> {
+    const role = await this.getRole(ctx, id);
+    this.requireGlobal(ctx, 'role.edit', 'Can not manage roles');
+    await this.roles.delete(role.id);
+  }
+
+  private checkPermissions(codes: string[]): void {
+    if (codes.some((code) => !PERMISSIONS.includes(code))) {
+      throw new ApiValidationError({ permissions: ['Permission with this codename was not found.'] });
+    }
+  }
+
+  private requireGlobal(ctx: RequestContext, permission: string, message: string): void {
+    if (!ctx.can(permission)) throw permissionDenied(message);
+  }
+
+  private parseId(id: string): number {
+    if (!/^\d{1,9}$/.test(id)) throw notFound();
+    return Number(id);
+  }
+
+  private async callerGroupIds(ctx: RequestContext): Promise<number[]> {
+    const rows: Array<{ id: number }> = await this.dataSource.query(callerGroupsSql(ctx.caller));
+    return rows.map((row) => Number(row.id));
+  }
+
+  private async callerRoleIds(ctx: RequestContext): Promise<number[]> {
+    const rows: Array<{ role_id: number }> = await this.dataSource.query(
+      `SELECT DISTINCT role_id FROM group_roles WHERE group_id IN (${callerGroupsSql(ctx.caller)})`,
+    );
+    return rows.map((row) => Number(row.role_id));
+  }
+}

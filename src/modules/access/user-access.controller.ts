@@ -1,0 +1,40 @@
+import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Ctx, RequestContext } from '../../common/http/request-context';
+import { toUserResponse, UserResponse } from '../users/user.response';
+import { AccessService } from './access.service';
+import { UserGroupDto, UserTokenResponse } from './dto/access-write.dto';
+
+/** Team membership and API keys of a user (weblate-api.md §5.2; the token route is Glossa's own). */
+@ApiTags('users')
+@Controller('api/users/:username')
+export class UserAccessController {
+  constructor(private readonly access: AccessService) {}
+
+  @Post('groups')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'addUserGroup', summary: 'Add the user to a team (user.edit)' })
+  @ApiOkResponse({ type: UserResponse })
+  async addGroup(@Ctx() ctx: RequestContext, @Param('username') username: string, @Body() dto: UserGroupDto): Promise<UserResponse> {
+    return toUserResponse(await this.access.setMembership(ctx, username, dto.group_id, true), ctx.links);
+  }
+
+  @Delete('groups')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'removeUserGroup', summary: 'Remove the user from a team (user.edit)' })
+  @ApiOkResponse({ type: UserResponse })
+  async removeGroup(@Ctx() ctx: RequestContext, @Param('username') username: string, @Body() dto: UserGroupDto): Promise<UserResponse> {
+    return toUserResponse(await this.access.setMembership(ctx, username, dto.group_id, false), ctx.links);
+  }
+
+  @Post('token')
+  @ApiOperation({
+    operationId: 'issueUserToken',
+    summary: 'Issue a new API key for the user (superuser/user.edit only)',
+    description: 'Glossa-specific (Weblate 4.x has no REST route for this). Replaces the user’s previous key; the key is shown only in this answer and stored as a SHA-256 digest.',
+  })
+  @ApiCreatedResponse({ type: UserTokenResponse })
+  async issueToken(@Ctx() ctx: RequestContext, @Param('username') username: string): Promise<UserTokenResponse> {
+    return { key: await this.access.issueToken(ctx, username) };
+  }
+}
