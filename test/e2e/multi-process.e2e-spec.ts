@@ -1,0 +1,183 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { createGitSandbox, type GitSandbox } from '../../src/vcs/testing/git-sandbox';
+import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { TEST_ADMIN_TOKEN } from '../support/test-app';
+
+// Two real server processes (`node dist/main.js`, as the container runs it) on one PostgreSQL database:
+// background work and rate limits are shared through the database, not held per process (issue 4).
+// Needs a PostgreSQL server: the embedded database serves one process.
+const realPostgres = Boolean(process.env.GLOSSA_TEST_SERVER_URL);
+// Jest runs from the repository root (jest.config.cjs); ESM test modules have no __dirname.
+const ROOT = process.cwd();
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not reached within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+class ServerProcess {
+  private child: ChildProcess | undefined;
+  output = '';
+
+  constructor(
+    readonly port: number,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    this.child = spawn(process.execPath, ['dist/main.js'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    this.child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    await eventually(async () => ((await fetch(`${this.url}/readyz`)).status === 200 ? true : undefined), 60_000, `process on ${this.port} ready`).catch(
+      (error: Error) => {
+        throw new Error(`${error.message}\n${this.output}`);
+      },
+    );
+  }
+
+  /** SIGTERM (graceful shutdown) and wait for the exit code. */
+  async stop(): Promise<number | null> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return child?.exitCode ?? null;
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    return exited;
+  }
+
+  fetch(pathname: string, init: RequestInit = {}): Promise<Response> {
+    return fetch(`${this.url}${pathname}`, init);
+  }
+}
+
+(realPostgres ? describe : describe.skip)('two Glossa processes on one database', () => {
+  let database: TestDatabase;
+  let dataDir: string;
+  let sandbox: GitSandbox;
+  let a: ServerProcess;
+  let b: ServerProcess;
+  const admin = { Authorization: `Token ${TEST_ADMIN_TOKEN}`, 'Content-Type': 'application/json' };
+
+  beforeAll(async () => {
+    // The processes run the compiled server, as in the container: compile the current sources first.
+    await promisify(execFile)(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT });
+    database = await createTestDatabase();
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'glossa-multi-'));
+    const files: Record<string, string> = { 'sources/app.json': `${JSON.stringify(Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`key${i}`, `Text ${i}`])))}\n` };
+    for (const code of ['cs', 'de', 'fr', 'it', 'pl']) files[`translations/${code}/app.json`] = '{"key1": "x"}\n';
+    sandbox = await createGitSandbox(files);
+    const env = {
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      DEMO: 'false',
+      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      ALLOW_LOCAL_REPOSITORIES: 'true',
+      SITE_URL: 'http://glossa.test',
+      JOB_POLLING_SECONDS: '0.5',
+      RATE_LIMIT_ANON: '5/hour',
+      LOG_LEVEL: 'log',
+    };
+    a = new ServerProcess(await freePort(), env);
+    b = new ServerProcess(await freePort(), env);
+    await a.start();
+    await b.start();
+  }, 180_000);
+
+  afterAll(async () => {
+    await a?.stop();
+    await b?.stop();
+    await database?.drop();
+    await sandbox?.cleanup();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('counts an anonymous caller across both processes', async () => {
+    const remaining: string[] = [];
+    for (const server of [a, b, a, b, a]) {
+      const response = await server.fetch('/api/');
+      expect(response.status).toBe(200);
+      remaining.push(response.headers.get('x-ratelimit-remaining')!);
+    }
+    expect(remaining).toEqual(['4', '3', '2', '1', '0']);
+    const throttled = await b.fetch('/api/projects/');
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Authenticated callers have their own (user) budget.
+    expect((await a.fetch('/api/projects/', { headers: admin })).status).toBe(200);
+  });
+
+  it('finishes an import started through one process while the other is stopped and restarted', async () => {
+    const project = await a.fetch('/api/projects/', {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ name: 'Multi', slug: 'multi', web: 'https://example.org/' }),
+    });
+    expect(project.status).toBe(201);
+    const created = await a.fetch('/api/projects/multi/components/', {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({
+        name: 'App',
+        slug: 'app',
+        vcs: 'git',
+        repo: sandbox.upstream,
+        filemask: 'translations/*/app.json',
+        template: 'sources/app.json',
+        file_format: 'json',
+      }),
+    });
+    expect(created.status).toBe(201);
+    const taskUrl = new URL(((await created.json()) as { task_url: string }).task_url);
+
+    expect(await b.stop()).toBe(0);
+    await b.start();
+
+    const task = await eventually(
+      async () => {
+        const body = (await (await b.fetch(taskUrl.pathname, { headers: admin })).json()) as { completed: boolean; result: unknown };
+        return body.completed ? body : undefined;
+      },
+      60_000,
+      'import task completed',
+    );
+    expect(task.result).toEqual({ result: true, translations: 6, units: 1800 });
+    const translations = (await (await b.fetch('/api/components/multi/app/translations/', { headers: admin })).json()) as { count: number };
+    expect(translations.count).toBe(6);
+  }, 120_000);
+
+  it('stops gracefully on SIGTERM with exit code 0 and JSON logs', async () => {
+    expect(await a.stop()).toBe(0);
+    const lines = a.output.split('\n').filter(Boolean);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+    expect(lines.some((line) => (JSON.parse(line) as { msg?: string }).msg === 'SIGTERM received, shutting down')).toBe(true);
+  });
+});
