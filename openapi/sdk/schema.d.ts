@@ -666,6 +666,273 @@ export interface paths {
         patch: operations["updateUnit"];
         trace?: never;
     };
+    "/api/groups/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List teams (all with group.view, else the caller’s own) */
+        get: operations["listGroups"];
+        put?: never;
+        /** Create a team */
+        post: operations["createGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groups/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a team */
+        get: operations["getGroup"];
+        /** Replace a team */
+        put: operations["replaceGroup"];
+        post?: never;
+        /** Delete a team */
+        delete: operations["deleteGroup"];
+        options?: never;
+        head?: never;
+        /** Update a team (partial) */
+        patch: operations["updateGroup"];
+        trace?: never;
+    };
+    "/api/groups/{id}/roles/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Grant a role to a team */
+        post: operations["addGroupRole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groups/{id}/roles/{roleId}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a role from a team */
+        delete: operations["removeGroupRole"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groups/{id}/projects/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Select a project for a team */
+        post: operations["addGroupProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groups/{id}/projects/{projectId}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Unselect a project */
+        delete: operations["removeGroupProject"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groups/{id}/components/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Select a component for a team */
+        post: operations["addGroupComponent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groups/{id}/components/{componentId}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Unselect a component */
+        delete: operations["removeGroupComponent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groups/{id}/languages/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Select a language for a team */
+        post: operations["addGroupLanguage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groups/{id}/languages/{code}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Unselect a language */
+        delete: operations["removeGroupLanguage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/roles/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List roles (all with role.view, else those of the caller’s teams) */
+        get: operations["listRoles"];
+        put?: never;
+        /** Create a role */
+        post: operations["createRole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/roles/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a role */
+        get: operations["getRole"];
+        /** Replace a role (the permission set is replaced) */
+        put: operations["replaceRole"];
+        post?: never;
+        /** Delete a role */
+        delete: operations["deleteRole"];
+        options?: never;
+        head?: never;
+        /** Update a role (the given permissions are added) */
+        patch: operations["updateRole"];
+        trace?: never;
+    };
+    "/api/users/{username}/groups/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add the user to a team (user.edit) */
+        post: operations["addUserGroup"];
+        /** Remove the user from a team (user.edit) */
+        delete: operations["removeUserGroup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{username}/token/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new API key for the user (superuser/user.edit only)
+         * @description Glossa-specific (Weblate 4.x has no REST route for this). Replaces the user’s previous key; the key is shown only in this answer and stored as a SHA-256 digest.
+         */
+        post: operations["issueUserToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/metrics/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Site-wide counts (authenticated callers only) */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1505,6 +1772,107 @@ export interface components {
             extra_flags: string;
             labels: number[];
         };
+        GroupResponse: {
+            id: number;
+            name: string;
+            /** @enum {number} */
+            project_selection: 0 | 1 | 2 | 3 | 4;
+            /** @enum {number} */
+            language_selection: 0 | 1;
+            url: string;
+            roles: string[];
+            languages: string[];
+            projects: string[];
+            /** @description Component lists are not implemented: always empty */
+            componentlists: string[];
+            components: string[];
+        };
+        CreateGroupDto: {
+            name: string;
+            /**
+             * @description 0 manual, 1 all, 2 component list, 3 all public, 4 all protected
+             * @enum {number}
+             */
+            project_selection: 0 | 1 | 2 | 3 | 4;
+            /**
+             * @description 0 manual, 1 all
+             * @enum {number}
+             */
+            language_selection: 0 | 1;
+        };
+        UpdateGroupDto: {
+            name?: string;
+            /**
+             * @description 0 manual, 1 all, 2 component list, 3 all public, 4 all protected
+             * @enum {number}
+             */
+            project_selection?: 0 | 1 | 2 | 3 | 4;
+            /**
+             * @description 0 manual, 1 all
+             * @enum {number}
+             */
+            language_selection?: 0 | 1;
+        };
+        GroupRoleDto: {
+            role_id: number;
+        };
+        GroupProjectDto: {
+            project_id: number;
+        };
+        GroupComponentDto: {
+            component_id: number;
+        };
+        GroupLanguageDto: {
+            language_code: string;
+        };
+        RoleResponse: {
+            id: number;
+            name: string;
+            permissions: string[];
+            url: string;
+        };
+        CreateRoleDto: {
+            name: string;
+            /** @description Permission codenames (weblate-api.md §2.5) */
+            permissions: string[];
+        };
+        UpdateRoleDto: {
+            name?: string;
+            /** @description Permission codenames (weblate-api.md §2.5) */
+            permissions?: string[];
+        };
+        UserGroupDto: {
+            group_id: number;
+        };
+        UserTokenResponse: {
+            /** @description The new API key (wlu_ + 36 characters); only its SHA-256 digest is stored */
+            key?: string;
+        };
+        ApiMetricsResponse: {
+            /** @description Translation units (strings) in all translations */
+            units: number;
+            /** @description Units in a translated state (translated, approved or read-only) */
+            units_translated: number;
+            users: number;
+            changes: number;
+            projects: number;
+            components: number;
+            translations: number;
+            /** @description Languages that have at least one translation */
+            languages: number;
+            /** @description Failing quality checks (Glossa runs no checks: always 0) */
+            checks: number;
+            /** @description Component configuration errors (none are recorded: always 0) */
+            configuration_errors: number;
+            /** @description Suggestions (not supported: always 0) */
+            suggestions: number;
+            /** @description Jobs waiting per background queue (Weblate: per Celery queue) */
+            celery_queues: {
+                [key: string]: number;
+            };
+            /** @description Site title (SITE_TITLE) */
+            name: string;
+        };
         /** @description DRF error body */
         ApiErrorDetail: {
             /** @example Not found. */
@@ -1557,6 +1925,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Invalid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -1617,6 +2007,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -1689,6 +2101,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     getProject: {
@@ -1733,6 +2167,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -1821,6 +2277,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     deleteProject: {
@@ -1877,6 +2355,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -1965,6 +2465,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     listLanguages: {
@@ -2020,6 +2542,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -2092,6 +2636,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     getLanguage: {
@@ -2136,6 +2702,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -2224,6 +2812,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     deleteLanguage: {
@@ -2280,6 +2890,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -2368,6 +3000,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     listComponents: {
@@ -2428,6 +3082,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     getComponent: {
@@ -2473,6 +3149,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -2562,6 +3260,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     deleteComponent: {
@@ -2619,6 +3339,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -2708,6 +3450,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     listProjectComponents: {
@@ -2765,6 +3529,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -2853,6 +3639,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     getComponentLock: {
@@ -2898,6 +3706,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -2987,6 +3817,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     listComponentLinks: {
@@ -3050,6 +3902,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     getTranslationStatistics: {
@@ -3096,6 +3970,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -3164,6 +4060,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     getProjectStatistics: {
@@ -3208,6 +4126,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -3262,6 +4202,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     listProjectLanguageStatistics: {
@@ -3311,6 +4273,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     getProjectRepository: {
@@ -3355,6 +4339,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -3443,6 +4449,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     getComponentRepository: {
@@ -3488,6 +4516,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -3577,6 +4627,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     getTranslationRepository: {
@@ -3623,6 +4695,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -3713,6 +4807,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     listUsers: {
@@ -3793,6 +4909,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     createUser: {
@@ -3860,6 +4998,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     getUser: {
@@ -3904,6 +5064,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -3992,6 +5174,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     deleteUser: {
@@ -4048,6 +5252,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -4136,6 +5362,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     getUserStatistics: {
@@ -4180,6 +5428,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -4242,6 +5512,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -4330,6 +5622,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     getUserNotification: {
@@ -4375,6 +5689,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -4464,6 +5800,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     deleteUserNotification: {
@@ -4521,6 +5879,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -4610,6 +5990,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     getTask: {
@@ -4654,6 +6056,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -4721,6 +6145,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     listTranslations: {
@@ -4781,6 +6227,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     getTranslation: {
@@ -4827,6 +6295,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -4895,6 +6385,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     listComponentTranslations: {
@@ -4953,6 +6465,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -5046,6 +6580,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     downloadTranslationFile: {
@@ -5113,6 +6669,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -5203,6 +6781,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     uploadTranslationFile: {
@@ -5288,6 +6888,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     downloadComponentFile: {
@@ -5353,6 +6975,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -5442,6 +7086,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     getChange: {
@@ -5486,6 +7152,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -5577,6 +7265,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     listComponentChanges: {
@@ -5659,6 +7369,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -5752,6 +7484,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     listTranslationUnits: {
@@ -5829,6 +7583,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -5919,6 +7695,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     listUnits: {
@@ -5997,6 +7795,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     getUnit: {
@@ -6041,6 +7861,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -6129,6 +7971,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
         };
     };
     deleteUnit: {
@@ -6185,6 +8049,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];
@@ -6268,6 +8154,2218 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    listGroups: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number or `last` */
+                page?: string;
+                /** @description Items per page (default 50, max 1000) */
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List envelope */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["GroupResponse"][];
+                    };
+                };
+            };
+            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    createGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGroupDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupResponse"];
+                };
+            };
+            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    getGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupResponse"];
+                };
+            };
+            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    replaceGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGroupDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupResponse"];
+                };
+            };
+            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    deleteGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    updateGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateGroupDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupResponse"];
+                };
+            };
+            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    addGroupRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupRoleDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupResponse"];
+                };
+            };
+            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    removeGroupRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                roleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    addGroupProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupProjectDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupResponse"];
+                };
+            };
+            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    removeGroupProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    addGroupComponent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupComponentDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupResponse"];
+                };
+            };
+            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    removeGroupComponent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                componentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    addGroupLanguage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupLanguageDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupResponse"];
+                };
+            };
+            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    removeGroupLanguage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    listRoles: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number or `last` */
+                page?: string;
+                /** @description Items per page (default 50, max 1000) */
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List envelope */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["RoleResponse"][];
+                    };
+                };
+            };
+            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    createRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRoleDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleResponse"];
+                };
+            };
+            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    getRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleResponse"];
+                };
+            };
+            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    replaceRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRoleDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleResponse"];
+                };
+            };
+            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    deleteRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    updateRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateRoleDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleResponse"];
+                };
+            };
+            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    addUserGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserGroupDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserResponse"];
+                };
+            };
+            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    removeUserGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserGroupDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserResponse"];
+                };
+            };
+            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    issueUserToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserTokenResponse"];
+                };
+            };
+            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to perform this action."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiMetricsResponse"];
+                };
+            };
+            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid token."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiErrorDetail"];

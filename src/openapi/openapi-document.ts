@@ -15,7 +15,10 @@ without the permission answers 403.
 **Lists** use the \`count\`/\`next\`/\`previous\`/\`results\` envelope with \`page\` and \`page_size\`; every
 link carries \`format=api\`. **Errors** have DRF's bodies: \`{"detail": "..."}\`, or for validation errors
 an object of message lists per field. A method a path does not offer answers 405
-(\`{"detail": "Method \\"X\\" not allowed."}\`) with the allowed methods in \`Allow\`. Paths end with \`/\`.`;
+(\`{"detail": "Method \\"X\\" not allowed."}\`) with the allowed methods in \`Allow\`. Paths end with \`/\`.
+
+**Rate limits.** Every answer carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and
+\`X-RateLimit-Reset\`; over the limit the answer is 429 with \`Retry-After\`.`;
 
 /** Both schemes set the same header; a route's security requirement lists them as alternatives. */
 const TOKEN_REQUIRED = [{ token: [] }, { bearer: [] }];

@@ -8,7 +8,7 @@ function documentWith(paths: OpenAPIObject['paths']): OpenAPIObject {
 const ok = { 200: { description: 'ok' } };
 
 describe('addDefaultErrorResponses', () => {
-  it('adds 401 everywhere, 404 for path objects and GET lists, 400 for bodies and filters, 403 for writes', () => {
+  it('adds 401 and 429 everywhere, 404 for path objects and GET lists, 400 for bodies and filters, 403 for writes', () => {
     const document = documentWith({
       '/api/': { get: { responses: { ...ok } } },
       '/api/projects/': {
@@ -20,11 +20,11 @@ describe('addDefaultErrorResponses', () => {
     });
     addDefaultErrorResponses(document);
     const codes = (path: string, method: 'get' | 'post' | 'delete') => Object.keys(document.paths[path][method]!.responses);
-    expect(codes('/api/', 'get')).toEqual(['200', '401']);
-    expect(codes('/api/projects/', 'get')).toEqual(['200', '401', '404']);
-    expect(codes('/api/projects/', 'post')).toEqual(['201', '400', '401', '403']);
-    expect(codes('/api/projects/{project}/', 'delete')).toEqual(['204', '401', '403', '404']);
-    expect(codes('/api/units/', 'get')).toEqual(['200', '400', '401', '404']);
+    expect(codes('/api/', 'get')).toEqual(['200', '401', '429']);
+    expect(codes('/api/projects/', 'get')).toEqual(['200', '401', '404', '429']);
+    expect(codes('/api/projects/', 'post')).toEqual(['201', '400', '401', '403', '429']);
+    expect(codes('/api/projects/{project}/', 'delete')).toEqual(['204', '401', '403', '404', '429']);
+    expect(codes('/api/units/', 'get')).toEqual(['200', '400', '401', '404', '429']);
     expect(Object.keys(document.components!.schemas!)).toEqual(['ApiErrorDetail', 'ApiValidationError']);
   });
 

@@ -35,7 +35,15 @@ const EXAMPLES: Record<ApiErrorStatus, unknown> = {
   409: { detail: 'Conflict.' },
   412: { detail: 'Precondition failed.' },
   423: { detail: 'Locked.' },
-  429: { detail: 'Request was throttled.' },
+  429: { detail: 'Request was throttled. Expected available in 60 seconds.' },
+};
+
+/** Weblate's throttling headers (weblate-api.md §2.4); every /api/ answer has the X-RateLimit-* ones. */
+const RATE_LIMIT_HEADERS: ResponseObject['headers'] = {
+  'Retry-After': { description: 'Seconds until the rate window starts over', schema: { type: 'integer' } },
+  'X-RateLimit-Limit': { description: 'Requests allowed per window', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in this window', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Seconds until the window starts over', schema: { type: 'integer' } },
 };
 
 const DESCRIPTIONS: Record<ApiErrorStatus, string> = {
@@ -47,14 +55,16 @@ const DESCRIPTIONS: Record<ApiErrorStatus, string> = {
   409: 'Conflict with the current state of the object',
   412: 'Precondition failed',
   423: 'The object is locked',
-  429: 'Too many requests',
+  429: 'Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again',
 };
 
 /** The response object for one error status (`{detail}`; 400 also as a validation error object). */
 export function errorResponseObject(status: ApiErrorStatus): ResponseObject {
   const detail = { $ref: '#/components/schemas/ApiErrorDetail' };
   const schema = status === 400 ? { oneOf: [{ $ref: '#/components/schemas/ApiValidationError' }, detail] } : detail;
-  return { description: DESCRIPTIONS[status], content: { 'application/json': { schema, example: EXAMPLES[status] } } };
+  const response: ResponseObject = { description: DESCRIPTIONS[status], content: { 'application/json': { schema, example: EXAMPLES[status] } } };
+  if (status === 429) response.headers = RATE_LIMIT_HEADERS;
+  return response;
 }
 
 /**
@@ -75,7 +85,8 @@ const WRITE_METHODS = new Set(['post', 'put', 'patch', 'delete']);
 /**
  * The errors every operation can answer (weblate-api.md §2, §4), added where a route did not document
  * them itself: 401 for an invalid token on any request; 404 for objects named in the path and for GET lists
- * (an invalid `page`); 400 for request bodies and query filters (`q`, `format`, `timestamp_after`, …); 403 for writes, which need a superuser. 405 is answered for
+ * (an invalid `page`); 400 for request bodies and query filters (`q`, `format`, `timestamp_after`, …);
+ * 429 for everything under /api/ (rate limiting, src/ops/rate-limit.ts); 403 for writes, which need a superuser. 405 is answered for
  * methods a path does not offer, so it belongs to no operation; the document's description mentions it.
  */
 export function addDefaultErrorResponses(document: OpenAPIObject): void {
@@ -93,6 +104,7 @@ export function addDefaultErrorResponses(document: OpenAPIObject): void {
       statuses.push(401);
       if (WRITE_METHODS.has(method)) statuses.push(403);
       if (route.includes('{') || (method === 'get' && route !== '/api/')) statuses.push(404);
+      if (route.startsWith('/api/')) statuses.push(429);
       for (const status of statuses) responses[status] ??= errorResponseObject(status);
     }
   }
