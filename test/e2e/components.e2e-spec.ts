@@ -190,7 +190,9 @@ describe('components', () => {
         add_message: DEFAULT_ADD_MESSAGE,
         task_url: null,
       });
-      const reread = await app.http().get('/api/components/hello/alpha/').expect(200);
+      // Issue 3: alpha is now restricted, so only superusers and its teams still see it.
+      await app.http().get('/api/components/hello/alpha/').expect(404);
+      const reread = await app.http().get('/api/components/hello/alpha/').set(...admin).expect(200);
       expect(reread.body).toEqual(response.body);
     });
 
@@ -202,7 +204,7 @@ describe('components', () => {
         filemask: ['This field is required.'],
         file_format: ['This field is required.'],
       });
-      const current = await app.http().get('/api/components/hello/alpha/').expect(200);
+      const current = await app.http().get('/api/components/hello/alpha/').set(...admin).expect(200);
       const response = await app
         .http()
         .put('/api/components/hello/alpha/')
@@ -333,7 +335,7 @@ describe('components', () => {
       expect(duplicate.body).toEqual({ slug: ['Component with this URL slug already exists in the project.'] });
       const duplicateName = await app.http().post('/api/projects/hello/components/').set(...admin).send({ ...body(), name: 'Gamma' }).expect(400);
       expect(duplicateName.body).toEqual({ name: ['Component with this name already exists in the project.'] });
-      const count = await app.http().get('/api/projects/hello/components/').expect(200);
+      const count = await app.http().get('/api/projects/hello/components/').set(...admin).expect(200);
       expect(count.body.count).toBe(2);
     });
 

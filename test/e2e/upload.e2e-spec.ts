@@ -107,7 +107,12 @@ describe('translation file upload', () => {
   it('validates the request (400) and the caller (401, 403), and refuses a locked component', async () => {
     const anonymous = await app.http().post(URL_CS).attach('file', Buffer.from('{}'), 'file').expect(401);
     expect(anonymous.body).toEqual({ detail: 'Authentication credentials were not provided.' });
+    // Issue 3: signed-in users may upload on a public project (built-in Users team, weblate-api.md §2.5);
+    // on a protected project an ordinary user without a team gets the plain 403.
+    const projectSlug = URL_CS.split('/')[3];
+    await db.query('UPDATE projects SET access_control = 1 WHERE slug = $1', [projectSlug]);
     const denied = await app.http().post(URL_CS).set(...authHeader(userToken)).attach('file', Buffer.from('{}'), 'file').expect(403);
+    await db.query('UPDATE projects SET access_control = 0 WHERE slug = $1', [projectSlug]);
     expect(denied.body).toEqual({ detail: 'You do not have permission to perform this action.' });
     expect((await app.http().post(URL_CS).set(...admin).send({ method: 'translate' }).expect(400)).body).toEqual({ file: ['No file was submitted.'] });
     expect((await upload('{}', { method: 'nope' }).expect(400)).body).toEqual({ method: ['"nope" is not a valid choice.'] });

@@ -81,7 +81,9 @@ export async function resolveAccess(dataSource: DataSource, path: string, ctx: R
     );
   } else if (resource === 'tasks' && a !== undefined && /^[0-9a-f-]{36}$/i.test(a)) {
     const rows: Array<{ visible: boolean }> = await dataSource.query(
-      `SELECT ${componentIdVisibleSql(caller, 't.component_id')} AS visible FROM tasks t WHERE t.id = $1 AND t.component_id IS NOT NULL`,
+      // A removal task outlives its component; it then inherits no restriction.
+      `SELECT (NOT EXISTS (SELECT 1 FROM components gone WHERE gone.id = t.component_id) OR ${componentIdVisibleSql(caller, 't.component_id')}) AS visible
+         FROM tasks t WHERE t.id = $1 AND t.component_id IS NOT NULL`,
       [a],
     );
     if (rows.length > 0 && !rows[0].visible) throw notFound();
