@@ -1890,7 +1890,88 @@ export interface components {
             [key: string]: string[];
         };
     };
-    responses: never;
+    responses: {
+        /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "slug": [
+                 *         "This field is required."
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
+            };
+        };
+        /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "Invalid token."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiErrorDetail"];
+            };
+        };
+        /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "You do not have permission to perform this action."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiErrorDetail"];
+            };
+        };
+        /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "Not found."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiErrorDetail"];
+            };
+        };
+        /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
+        TooManyRequests: {
+            headers: {
+                /** @description Seconds until the rate window starts over */
+                "Retry-After"?: number;
+                /** @description Requests allowed per window */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in this window */
+                "X-RateLimit-Remaining"?: number;
+                /** @description Seconds until the window starts over */
+                "X-RateLimit-Reset"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "Request was throttled. Expected available in 60 seconds."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiErrorDetail"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -1916,42 +1997,8 @@ export interface operations {
                     "application/json": components["schemas"]["ApiRootResponse"];
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listProjects: {
@@ -1984,56 +2031,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     createProject: {
@@ -2057,72 +2057,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getProject: {
@@ -2144,56 +2082,9 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectResponse"];
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     replaceProject: {
@@ -2219,86 +2110,11 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     deleteProject: {
@@ -2318,70 +2134,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     updateProject: {
@@ -2407,86 +2163,11 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listLanguages: {
@@ -2519,56 +2200,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     createLanguage: {
@@ -2592,72 +2226,10 @@ export interface operations {
                     "application/json": components["schemas"]["LanguageResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getLanguage: {
@@ -2679,56 +2251,9 @@ export interface operations {
                     "application/json": components["schemas"]["LanguageResponse"];
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     replaceLanguage: {
@@ -2754,86 +2279,11 @@ export interface operations {
                     "application/json": components["schemas"]["LanguageResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     deleteLanguage: {
@@ -2853,70 +2303,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     updateLanguage: {
@@ -2942,86 +2332,11 @@ export interface operations {
                     "application/json": components["schemas"]["LanguageResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listComponents: {
@@ -3054,56 +2369,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getComponent: {
@@ -3126,56 +2394,9 @@ export interface operations {
                     "application/json": components["schemas"]["ComponentResponse"];
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     replaceComponent: {
@@ -3202,86 +2423,11 @@ export interface operations {
                     "application/json": components["schemas"]["ComponentResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     deleteComponent: {
@@ -3302,70 +2448,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     updateComponent: {
@@ -3392,86 +2478,11 @@ export interface operations {
                     "application/json": components["schemas"]["ComponentResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listProjectComponents: {
@@ -3506,56 +2517,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     createComponent: {
@@ -3581,86 +2545,11 @@ export interface operations {
                     "application/json": components["schemas"]["ComponentResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getComponentLock: {
@@ -3683,56 +2572,9 @@ export interface operations {
                     "application/json": components["schemas"]["ComponentLockResponse"];
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     setComponentLock: {
@@ -3759,86 +2601,11 @@ export interface operations {
                     "application/json": components["schemas"]["ComponentLockResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listComponentLinks: {
@@ -3874,56 +2641,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getTranslationStatistics: {
@@ -3947,56 +2667,9 @@ export interface operations {
                     "application/json": components["schemas"]["TranslationStatisticsResponse"];
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listComponentStatistics: {
@@ -4032,56 +2705,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getProjectStatistics: {
@@ -4103,56 +2729,9 @@ export interface operations {
                     "application/json": components["schemas"]["NamedStatisticsResponse"];
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getLanguageStatistics: {
@@ -4174,56 +2753,9 @@ export interface operations {
                     "application/json": components["schemas"]["NamedStatisticsResponse"];
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listProjectLanguageStatistics: {
@@ -4245,56 +2777,9 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectLanguageStatisticsResponse"][];
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getProjectRepository: {
@@ -4316,56 +2801,9 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectRepositoryResponse"];
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     runProjectRepositoryOperation: {
@@ -4391,86 +2829,11 @@ export interface operations {
                     "application/json": components["schemas"]["RepositoryOperationResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getComponentRepository: {
@@ -4493,56 +2856,9 @@ export interface operations {
                     "application/json": components["schemas"]["RepositoryResponse"];
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     runComponentRepositoryOperation: {
@@ -4569,86 +2885,11 @@ export interface operations {
                     "application/json": components["schemas"]["RepositoryOperationResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getTranslationRepository: {
@@ -4672,56 +2913,9 @@ export interface operations {
                     "application/json": components["schemas"]["RepositoryResponse"];
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     runTranslationRepositoryOperation: {
@@ -4749,86 +2943,11 @@ export interface operations {
                     "application/json": components["schemas"]["RepositoryOperationResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listUsers: {
@@ -4865,72 +2984,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     createUser: {
@@ -4954,72 +3011,10 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getUser: {
@@ -5041,56 +3036,9 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"] | components["schemas"]["BasicUserResponse"];
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     replaceUser: {
@@ -5116,86 +3064,11 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     deleteUser: {
@@ -5215,70 +3088,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     updateUser: {
@@ -5304,86 +3117,11 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getUserStatistics: {
@@ -5405,56 +3143,9 @@ export interface operations {
                     "application/json": components["schemas"]["UserStatisticsResponse"];
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listUserNotifications: {
@@ -5489,56 +3180,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     createUserNotification: {
@@ -5564,86 +3208,11 @@ export interface operations {
                     "application/json": components["schemas"]["SubscriptionResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getUserNotification: {
@@ -5666,56 +3235,9 @@ export interface operations {
                     "application/json": components["schemas"]["SubscriptionResponse"];
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     replaceUserNotification: {
@@ -5742,86 +3264,11 @@ export interface operations {
                     "application/json": components["schemas"]["SubscriptionResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     deleteUserNotification: {
@@ -5842,70 +3289,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     updateUserNotification: {
@@ -5932,86 +3319,11 @@ export interface operations {
                     "application/json": components["schemas"]["SubscriptionResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getTask: {
@@ -6033,56 +3345,9 @@ export interface operations {
                     "application/json": components["schemas"]["TaskResponse"];
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     cancelTask: {
@@ -6103,70 +3368,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listTranslations: {
@@ -6199,56 +3404,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getTranslation: {
@@ -6272,56 +3430,9 @@ export interface operations {
                     "application/json": components["schemas"]["TranslationResponse"];
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     deleteTranslation: {
@@ -6343,70 +3454,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listComponentTranslations: {
@@ -6442,56 +3493,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     createTranslation: {
@@ -6522,86 +3526,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     downloadTranslationFile: {
@@ -6630,72 +3559,10 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     replaceTranslationFile: {
@@ -6723,86 +3590,11 @@ export interface operations {
                     "application/json": components["schemas"]["TranslationUploadResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     uploadTranslationFile: {
@@ -6830,86 +3622,11 @@ export interface operations {
                     "application/json": components["schemas"]["TranslationUploadResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     downloadComponentFile: {
@@ -6936,72 +3653,10 @@ export interface operations {
                     "application/zip": string;
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listChanges: {
@@ -7042,72 +3697,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getChange: {
@@ -7129,56 +3722,9 @@ export interface operations {
                     "application/json": components["schemas"]["ChangeResponse"];
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listProjectChanges: {
@@ -7221,72 +3767,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listComponentChanges: {
@@ -7330,72 +3814,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listTranslationChanges: {
@@ -7440,72 +3862,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listTranslationUnits: {
@@ -7544,72 +3904,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     createTranslationUnit: {
@@ -7637,86 +3935,11 @@ export interface operations {
                     "application/json": components["schemas"]["UnitResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listUnits: {
@@ -7751,72 +3974,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getUnit: {
@@ -7838,56 +3999,9 @@ export interface operations {
                     "application/json": components["schemas"]["UnitResponse"];
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     replaceUnit: {
@@ -7913,86 +4027,11 @@ export interface operations {
                     "application/json": components["schemas"]["UnitWriteResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     deleteUnit: {
@@ -8012,70 +4051,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     updateUnit: {
@@ -8101,86 +4080,11 @@ export interface operations {
                     "application/json": components["schemas"]["UnitWriteResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listGroups: {
@@ -8213,56 +4117,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     createGroup: {
@@ -8286,72 +4143,10 @@ export interface operations {
                     "application/json": components["schemas"]["GroupResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getGroup: {
@@ -8373,56 +4168,9 @@ export interface operations {
                     "application/json": components["schemas"]["GroupResponse"];
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     replaceGroup: {
@@ -8448,86 +4196,11 @@ export interface operations {
                     "application/json": components["schemas"]["GroupResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     deleteGroup: {
@@ -8547,70 +4220,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     updateGroup: {
@@ -8636,86 +4249,11 @@ export interface operations {
                     "application/json": components["schemas"]["GroupResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     addGroupRole: {
@@ -8741,86 +4279,11 @@ export interface operations {
                     "application/json": components["schemas"]["GroupResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     removeGroupRole: {
@@ -8841,70 +4304,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     addGroupProject: {
@@ -8930,86 +4333,11 @@ export interface operations {
                     "application/json": components["schemas"]["GroupResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     removeGroupProject: {
@@ -9030,70 +4358,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     addGroupComponent: {
@@ -9119,86 +4387,11 @@ export interface operations {
                     "application/json": components["schemas"]["GroupResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     removeGroupComponent: {
@@ -9219,70 +4412,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     addGroupLanguage: {
@@ -9308,86 +4441,11 @@ export interface operations {
                     "application/json": components["schemas"]["GroupResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     removeGroupLanguage: {
@@ -9408,70 +4466,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listRoles: {
@@ -9504,56 +4502,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     createRole: {
@@ -9577,72 +4528,10 @@ export interface operations {
                     "application/json": components["schemas"]["RoleResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getRole: {
@@ -9664,56 +4553,9 @@ export interface operations {
                     "application/json": components["schemas"]["RoleResponse"];
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     replaceRole: {
@@ -9739,86 +4581,11 @@ export interface operations {
                     "application/json": components["schemas"]["RoleResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     deleteRole: {
@@ -9838,70 +4605,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     updateRole: {
@@ -9927,86 +4634,11 @@ export interface operations {
                     "application/json": components["schemas"]["RoleResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     addUserGroup: {
@@ -10032,86 +4664,11 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     removeUserGroup: {
@@ -10137,86 +4694,11 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "slug": [
-                     *         "This field is required."
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     issueUserToken: {
@@ -10238,70 +4720,10 @@ export interface operations {
                     "application/json": components["schemas"]["UserTokenResponse"];
                 };
             };
-            /** @description Missing or invalid token (`{"detail": "Invalid token."}`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Invalid token."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description The token is valid but may not do this (`{"detail": "You do not have permission to perform this action."}`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "You do not have permission to perform this action."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getMetrics: {
@@ -10335,42 +4757,8 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
-            /** @description No such object, or an invalid page (`{"detail": "Not found."}`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
-            /** @description Over the rate limit (anonymous callers by IP, users by account); `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds until the rate window starts over */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window starts over */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "Request was throttled. Expected available in 60 seconds."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiErrorDetail"];
-                };
-            };
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
 }

@@ -35,16 +35,20 @@ describe('addDefaultErrorResponses', () => {
     expect(document.paths['/api/x/{id}/'].post!.responses[403]).toBe(own);
   });
 
-  it('describes 400 as a validation error or {detail}, the others as {detail}', () => {
+  it('refers to shared responses: 400 as a validation error or {detail}, the others as {detail}', () => {
     const document = documentWith({ '/api/x/': { post: { requestBody: { content: {} }, responses: { ...ok } } } });
     addDefaultErrorResponses(document);
-    const responses = document.paths['/api/x/'].post!.responses as Record<string, { content: Record<string, { schema: unknown; example: unknown }> }>;
-    expect(responses[400].content['application/json'].schema).toEqual({
+    expect(document.paths['/api/x/'].post!.responses[400]).toEqual({ $ref: '#/components/responses/BadRequest' });
+    expect(document.paths['/api/x/'].post!.responses[429]).toEqual({ $ref: '#/components/responses/TooManyRequests' });
+    const shared = document.components!.responses as Record<string, { content: Record<string, { schema: unknown; example: unknown }>; headers?: object }>;
+    expect(Object.keys(shared)).toEqual(['BadRequest', 'Unauthorized', 'Forbidden', 'NotFound', 'TooManyRequests']);
+    expect(shared.BadRequest.content['application/json'].schema).toEqual({
       oneOf: [{ $ref: '#/components/schemas/ApiValidationError' }, { $ref: '#/components/schemas/ApiErrorDetail' }],
     });
-    expect(responses[401].content['application/json']).toEqual({
+    expect(shared.Unauthorized.content['application/json']).toEqual({
       schema: { $ref: '#/components/schemas/ApiErrorDetail' },
       example: { detail: 'Invalid token.' },
     });
+    expect(Object.keys(shared.TooManyRequests.headers!)).toEqual(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
   });
 });

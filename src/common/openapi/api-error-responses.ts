@@ -82,17 +82,31 @@ export function ApiErrorResponses(...statuses: ApiErrorStatus[]) {
 
 const WRITE_METHODS = new Set(['post', 'put', 'patch', 'delete']);
 
+/** Names of the shared responses in `components.responses` that operations refer to. */
+const SHARED_RESPONSES: Partial<Record<ApiErrorStatus, string>> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  429: 'TooManyRequests',
+};
+
 /**
  * The errors every operation can answer (weblate-api.md §2, §4), added where a route did not document
  * them itself: 401 for an invalid token on any request; 404 for objects named in the path and for GET lists
  * (an invalid `page`); 400 for request bodies and query filters (`q`, `format`, `timestamp_after`, …);
- * 429 for everything under /api/ (rate limiting, src/ops/rate-limit.ts); 403 for writes, which need a superuser. 405 is answered for
- * methods a path does not offer, so it belongs to no operation; the document's description mentions it.
+ * 429 for everything under /api/ (rate limiting, src/ops/rate-limit.ts); 403 for writes, which need a
+ * superuser. Each refers to one shared response in `components.responses`. 405 is answered for methods a
+ * path does not offer, so it belongs to no operation; the document's description mentions it.
  */
 export function addDefaultErrorResponses(document: OpenAPIObject): void {
   document.components ??= {};
   document.components.schemas ??= {};
   Object.assign(document.components.schemas, structuredClone(ERROR_SCHEMAS));
+  document.components.responses ??= {};
+  for (const [status, name] of Object.entries(SHARED_RESPONSES)) {
+    document.components.responses[name] = errorResponseObject(Number(status) as ApiErrorStatus);
+  }
   for (const [route, item] of Object.entries(document.paths)) {
     for (const [method, value] of Object.entries(item)) {
       if (!value || typeof value !== 'object' || !('responses' in value)) continue;
@@ -105,7 +119,7 @@ export function addDefaultErrorResponses(document: OpenAPIObject): void {
       if (WRITE_METHODS.has(method)) statuses.push(403);
       if (route.includes('{') || (method === 'get' && route !== '/api/')) statuses.push(404);
       if (route.startsWith('/api/')) statuses.push(429);
-      for (const status of statuses) responses[status] ??= errorResponseObject(status);
+      for (const status of statuses) responses[status] ??= { $ref: `#/components/responses/${SHARED_RESPONSES[status]}` };
     }
   }
 }
