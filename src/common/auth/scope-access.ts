@@ -41,7 +41,7 @@ export async function resolveAccess(dataSource: DataSource, path: string, ctx: R
   const caller = ctx.caller;
   const parts = path.split('/').filter((part) => part !== '').map(decode);
   if (parts[0] !== 'api') return;
-  const [, resource, a, b, c, d] = parts;
+  const [, resource, a, b, c] = parts;
   if (resource === 'users' && a !== undefined && b === 'notifications') {
     // Owner or admin only; others get 404 so users cannot be enumerated (GHSA-3pmh-24wp-xpf4).
     if (!caller?.isSuperuser && caller?.username !== a) throw notFound();
@@ -88,7 +88,6 @@ export async function resolveAccess(dataSource: DataSource, path: string, ctx: R
     );
     if (rows.length > 0 && !rows[0].visible) throw notFound();
   }
-  void d;
   if (scope === undefined || scope === null) {
     if (caller !== null && !caller.isSuperuser) {
       const rows: Array<{ permissions: string[] }> = await dataSource.query(globalPermissionsSql(caller));
