@@ -1,74 +1,132 @@
-import * as http from 'node:http';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createInterface } from 'node:readline';
+
+// autocannon (maintained by the Node.js/Fastify people, pure JS) drives the load: keep-alive connections,
+// HDR histograms for latency percentiles. It ships no type declarations, hence the small interface here.
+
+interface AutocannonRequest {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  setupRequest?: (request: AutocannonRequest) => AutocannonRequest;
+}
+
+interface AutocannonOptions {
+  url: string;
+  connections: number;
+  duration: number;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  requests?: AutocannonRequest[];
+}
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  '2xx': number;
+  duration: number;
+}
+
+const autocannon = createRequire(__filename)('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>;
+
+export interface RequestSpec {
+  method: 'GET' | 'PATCH';
+  path: string;
+  headers?: Record<string, string>;
+  /** A fixed body, or one built per request (so every PATCH really changes something). */
+  body?: string | (() => string);
+  /** Path per request (overrides `path`). */
+  nextPath?: () => string;
+}
 
 export interface LoadResult {
-  requests: number;
-  errors: number;
-  seconds: number;
-  perSecond: number;
+  requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  requests: number;
+  ok: number;
+  failed: number;
 }
 
-function percentile(sorted: number[], fraction: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))];
-}
-
-/**
- * A closed-loop load: `connections` keep-alive clients each send the next GET as soon as the previous
- * answer arrived, for `seconds`. Bounded in time and aimed only at the loopback URL it is given.
- */
-export async function runLoad(url: string, connections: number, seconds: number): Promise<LoadResult> {
-  const target = new URL(url);
+export async function runLoad(baseUrl: string, spec: RequestSpec, connections: number, seconds: number): Promise<LoadResult> {
+  const target = new URL(baseUrl);
   if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) throw new Error('The benchmark only targets loopback.');
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-  const latencies: number[] = [];
-  let errors = 0;
-  const deadline = Date.now() + seconds * 1000;
-  const once = (): Promise<void> =>
-    new Promise((resolve) => {
-      const started = process.hrtime.bigint();
-      const req = http.get(target, { agent }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          if (res.statusCode !== 200) errors += 1;
-          latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
-          resolve();
-        });
-      });
-      req.on('error', () => {
-        errors += 1;
-        resolve();
-      });
-    });
-  const worker = async (): Promise<void> => {
-    while (Date.now() < deadline) await once();
-  };
-  const begin = Date.now();
-  await Promise.all(Array.from({ length: connections }, worker));
-  const elapsed = (Date.now() - begin) / 1000;
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
+  const headers = { ...(spec.body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...spec.headers };
+  const dynamic = typeof spec.body === 'function' || spec.nextPath !== undefined;
+  const result = await autocannon({
+    url: `${baseUrl}${spec.path}`,
+    connections,
+    duration: seconds,
+    method: spec.method,
+    headers,
+    body: typeof spec.body === 'string' ? spec.body : undefined,
+    requests: dynamic
+      ? [
+          {
+            method: spec.method,
+            headers,
+            setupRequest: (request) => ({
+              ...request,
+              path: spec.nextPath ? spec.nextPath() : spec.path,
+              body: typeof spec.body === 'function' ? spec.body() : spec.body,
+            }),
+          },
+        ]
+      : undefined,
+  });
   return {
-    requests: latencies.length,
-    errors,
-    seconds: elapsed,
-    perSecond: latencies.length / elapsed,
-    p50Ms: percentile(latencies, 0.5),
-    p99Ms: percentile(latencies, 0.99),
+    requestsPerSecond: result.requests.total / result.duration,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    ok: result['2xx'],
+    failed: result.non2xx + result.errors + result.timeouts,
   };
 }
 
-/** A bare node:http server answering every request with the same bytes: the ceiling to compare with. */
-export async function startBaselineServer(body: Buffer): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length, Vary: 'Accept' });
-    res.end(body);
+export interface RecordedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** Headers that belong to the connection or the moment, not to the response being replayed. */
+const HOP_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+
+export function recordHeaders(headers: Headers): Record<string, string> {
+  const kept: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    if (!HOP_HEADERS.has(name)) kept[name] = value;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
+  return kept;
+}
+
+/** Starts baseline-server.js in its own process with the given response; resolves with its URL. */
+export async function startBaseline(response: RecordedResponse): Promise<{ url: string; stop(): Promise<void> }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'glossa-baseline-'));
+  const file = path.join(dir, 'response.json');
+  await writeFile(file, JSON.stringify({ status: response.status, headers: response.headers, body: response.body.toString('base64') }));
+  const child = spawn(process.execPath, [path.join(__dirname, 'baseline-server.js'), file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const port = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`baseline server exited with ${code}`)));
+    createInterface({ input: child.stdout! }).once('line', resolve);
+  });
   return {
-    url: `http://127.0.0.1:${port}/`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    url: `http://127.0.0.1:${port.trim()}`,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+      await rm(dir, { recursive: true, force: true });
+    },
   };
 }

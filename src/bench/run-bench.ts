@@ -1,63 +1,267 @@
 import 'reflect-metadata';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createGlossaApp } from '../bootstrap/create-app';
-import { loadConfig } from '../config/app-config';
-import { runLoad, startBaselineServer } from './load';
+import { BenchApi } from './bench-api';
+import { BenchConfig, LANGUAGES, loadBenchConfig } from './bench-config';
+import { GlossaProcess, startGlossa } from './glossa-process';
+import { LoadResult, recordHeaders, RequestSpec, runLoad, startBaseline } from './load';
+import { formatScenarioTable, formatTargets, ImportReport, mb, median, ScenarioReport, TargetCheck } from './report';
+import { createScratchDatabase, ScratchDatabase } from './scratch-database';
+import { createSyntheticRepo } from './synthetic-repo';
 
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+// `npm run bench` (issue 5, architecture.md "Performance principles"): a synthetic json-nested repository is
+// imported through the API into a Glossa child process, then each scenario is loaded with autocannon and
+// compared with a bare node:http process replaying Glossa's own response bytes, measured in the same run.
 
-/** Endpoints measured, all from the demo component (the spec's five plus the busiest lists). */
-const ENDPOINTS = [
-  '/api/translations/demo/app/cs/units/',
-  '/api/translations/demo/app/cs/changes/',
-  '/api/translations/demo/app/cs/',
-  '/api/components/demo/app/',
-  '/api/users/admin/notifications/',
-  '/api/projects/',
-];
+const PROJECT = 'bench';
+const BIG = 'big';
+const SMALL = 'small';
 
-/**
- * `npm run bench`: Glossa on the database of the environment (DATABASE_URL, else embedded PGlite in a
- * temporary directory) with the demo data, against a bare node:http server sending the same bytes,
- * measured in the same run on the same machine (architecture.md "Performance principles").
- */
-async function main(): Promise<void> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'glossa-bench-'));
-  const config = loadConfig({
-    ...process.env,
-    DATA_DIR: dataDir,
-    DEMO: 'true',
-    LOG_LEVEL: 'error',
-    ADMIN_TOKEN: process.env.ADMIN_TOKEN ?? 'wlu_benchmarkadmintoken000000000000000',
-  });
-  const glossa = await createGlossaApp(config, { logger: false });
-  await glossa.app.listen(0, '127.0.0.1');
-  const port = (glossa.app.getHttpServer().address() as { port: number }).port;
-  const database = config.databaseUrl ? 'PostgreSQL' : 'embedded PGlite';
-  console.log(`Glossa bench: ${CONNECTIONS} connections, ${SECONDS} s per endpoint, database: ${database}`);
+interface Scenario {
+  name: string;
+  spec: RequestSpec;
+  notes?: string[];
+}
+
+async function measure(config: BenchConfig, glossa: GlossaProcess, api: BenchApi, scenario: Scenario): Promise<ScenarioReport> {
+  const { spec } = scenario;
+  const sample = await api.request(spec.method, spec.nextPath?.() ?? spec.path, typeof spec.body === 'function' ? JSON.parse(spec.body()) : spec.body);
+  if (sample.status !== 200) throw new Error(`${scenario.name}: ${spec.method} ${spec.path} answered ${sample.status}: ${sample.bytes.toString().slice(0, 300)}`);
+  const headers = { Authorization: api.authorization, ...spec.headers };
+  const load = (url: string, seconds: number): Promise<LoadResult> => runLoad(url, { ...spec, headers }, config.connections, seconds);
+
+  const loadAverage = os.loadavg()[0];
+  glossa.rss.reset();
+  await load(glossa.url, config.warmup);
+  const glossaRuns: LoadResult[] = [];
+  for (let run = 0; run < config.runs; run += 1) glossaRuns.push(await load(glossa.url, config.duration));
+  const peakRssBytes = glossa.rss.peak();
+
+  const baseline = await startBaseline({ status: sample.status, headers: recordHeaders(sample.headers), body: sample.bytes });
+  const baselineRuns: LoadResult[] = [];
   try {
-    for (const endpoint of ENDPOINTS) {
-      const url = `http://127.0.0.1:${port}${endpoint}`;
-      const response = await fetch(url);
-      const body = Buffer.from(await response.arrayBuffer());
-      if (response.status !== 200) throw new Error(`${endpoint} answered ${response.status}`);
-      const baseline = await startBaselineServer(body);
-      const bare = await runLoad(baseline.url, CONNECTIONS, SECONDS);
-      await baseline.close();
-      const glossaLoad = await runLoad(url, CONNECTIONS, SECONDS);
-      const share = ((glossaLoad.perSecond / bare.perSecond) * 100).toFixed(1);
-      console.log(
-        `${endpoint.padEnd(44)} ${body.length.toString().padStart(7)} B  glossa ${glossaLoad.perSecond.toFixed(0).padStart(6)} req/s ` +
-          `p50 ${glossaLoad.p50Ms.toFixed(1)} ms p99 ${glossaLoad.p99Ms.toFixed(1)} ms errors ${glossaLoad.errors}  |  ` +
-          `bare node:http ${bare.perSecond.toFixed(0).padStart(6)} req/s  (${share}% of bare)`,
-      );
-    }
+    await load(baseline.url, config.warmup);
+    for (let run = 0; run < config.runs; run += 1) baselineRuns.push(await load(baseline.url, config.duration));
   } finally {
-    await glossa.close();
+    await baseline.stop();
+  }
+  const summary = (runs: LoadResult[]) => ({
+    runs,
+    requestsPerSecond: median(runs.map((r) => r.requestsPerSecond)),
+    p50Ms: median(runs.map((r) => r.p50Ms)),
+    p99Ms: median(runs.map((r) => r.p99Ms)),
+  });
+  const glossaSummary = { ...summary(glossaRuns), failed: glossaRuns.reduce((sum, r) => sum + r.failed, 0) };
+  const baselineSummary = summary(baselineRuns);
+  const report: ScenarioReport = {
+    name: scenario.name,
+    method: spec.method,
+    path: spec.path,
+    responseBytes: sample.bytes.length,
+    glossa: glossaSummary,
+    baseline: baselineSummary,
+    ratio: glossaSummary.requestsPerSecond / baselineSummary.requestsPerSecond,
+    peakRssBytes,
+    loadAverage,
+    notes: scenario.notes ?? [],
+  };
+  console.log(
+    `  ${scenario.name}: ${report.glossa.requestsPerSecond.toFixed(0)} req/s, p50 ${report.glossa.p50Ms} ms, p99 ${report.glossa.p99Ms} ms ` +
+      `(bare ${report.baseline.requestsPerSecond.toFixed(0)} req/s), failed ${report.glossa.failed}`,
+  );
+  return report;
+}
+
+/** PATCHes that always change something: a new target each time, over `ids` round robin. */
+function patchScenario(ids: readonly number[]): { scenario: Scenario; sent: () => number } {
+  let sequence = 0;
+  let nextId = 0;
+  return {
+    sent: () => sequence,
+    scenario: {
+      name: 'unit PATCH',
+      spec: {
+        method: 'PATCH',
+        path: `/api/units/${ids[0]}/`,
+        nextPath: () => `/api/units/${ids[nextId++ % ids.length]}/`,
+        body: () => JSON.stringify({ target: [`bench edit ${(sequence += 1)}`], state: 20 }),
+      },
+    },
+  };
+}
+
+interface ConsistencyCheck {
+  translated: number;
+  unitsTranslated: number;
+  total: number;
+  unitsTotal: number;
+  consistent: boolean;
+}
+
+/** After the PATCH load: the stored statistics must equal what the units say (no lost counter update). */
+async function checkConsistency(api: BenchApi, language: string): Promise<ConsistencyCheck> {
+  const base = `/api/translations/${PROJECT}/${BIG}/${language}`;
+  const detail = await api.json<{ translated: number; total: number }>('GET', `${base}/`);
+  const unitsTranslated = await api.count(`${base}/units/?page_size=1&q=${encodeURIComponent('state:>=translated')}`);
+  const unitsTotal = await api.count(`${base}/units/?page_size=1`);
+  return {
+    translated: detail.translated,
+    unitsTranslated,
+    total: detail.total,
+    unitsTotal,
+    consistent: detail.translated === unitsTranslated && detail.total === unitsTotal,
+  };
+}
+
+function targets(database: string, imported: ImportReport, scenarios: Map<string, ScenarioReport>, consistency: ConsistencyCheck): TargetCheck[] {
+  const get = (name: string) => scenarios.get(name)!;
+  const first = get('units list page');
+  const deep = get('units deep page');
+  const detail = get('translation detail');
+  const small = get('translation detail (small)');
+  const patch = get('unit PATCH');
+  const checks: TargetCheck[] = [
+    {
+      target: 'import ≥ 10,000 units/s with peak RSS ≤ 512 MB',
+      measured: `${imported.unitsPerSecond.toFixed(0)} units/s (${imported.units} units in ${imported.seconds.toFixed(1)} s), peak RSS ${mb(imported.peakRssBytes)}`,
+      met: imported.unitsPerSecond >= 10_000 && (imported.peakRssBytes ?? 0) <= 512 * 1048576,
+    },
+    {
+      target: 'units list page ≥ 1,500 req/s and p99 ≤ 100 ms',
+      measured: `${first.glossa.requestsPerSecond.toFixed(0)} req/s, p99 ${first.glossa.p99Ms} ms`,
+      met: first.glossa.requestsPerSecond >= 1500 && first.glossa.p99Ms <= 100,
+    },
+    {
+      target: 'deep page within 1.5× of the first page (p50)',
+      measured: `${deep.glossa.p50Ms} ms vs ${first.glossa.p50Ms} ms (${(deep.glossa.p50Ms / first.glossa.p50Ms).toFixed(2)}×)`,
+      met: deep.glossa.p50Ms <= 1.5 * first.glossa.p50Ms,
+    },
+    {
+      target: 'translation detail: same latency on the large and the small component (p50 within 1.5×)',
+      measured: `${detail.glossa.p50Ms} ms vs ${small.glossa.p50Ms} ms`,
+      met: detail.glossa.p50Ms <= 1.5 * Math.max(small.glossa.p50Ms, 1),
+    },
+    {
+      target: 'unit PATCH ≥ 500 req/s, no lost update',
+      measured:
+        `${patch.glossa.requestsPerSecond.toFixed(0)} req/s, failed ${patch.glossa.failed}; statistics translated ${consistency.translated} ` +
+        `= units ${consistency.unitsTranslated}, total ${consistency.total} = ${consistency.unitsTotal}`,
+      met: patch.glossa.requestsPerSecond >= 500 && patch.glossa.failed === 0 && consistency.consistent,
+    },
+  ];
+  // Embedded mode is reported, not judged (issue 5).
+  return database === 'PostgreSQL' ? checks : checks.map((c) => ({ ...c, target: `${c.target} (report only)` }));
+}
+
+async function main(): Promise<void> {
+  const config = loadBenchConfig(process.env, process.argv.slice(2));
+  const languages = LANGUAGES.slice(0, config.languages);
+  const databaseUrl = process.env.DATABASE_URL?.trim() || undefined;
+  const database = databaseUrl ? 'PostgreSQL' : 'embedded PGlite';
+  console.log(
+    `Glossa benchmark: ${database}, ${config.strings} strings × ${languages.length} languages, ${config.connections} connections, ` +
+      `${config.runs} × ${config.duration} s per scenario (+${config.warmup} s warm-up), ${os.cpus().length} CPUs`,
+  );
+  const token = `wlu_bench${randomBytes(16).toString('hex')}`;
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'glossa-bench-data-'));
+  let scratch: ScratchDatabase | null = null;
+  let glossa: GlossaProcess | null = null;
+  const repos = [];
+  try {
+    if (databaseUrl) scratch = await createScratchDatabase(databaseUrl);
+    console.log('Generating the repositories…');
+    const big = await createSyntheticRepo(BIG, config.strings, languages);
+    const small = await createSyntheticRepo(SMALL, config.smallStrings, languages);
+    repos.push(big, small);
+    glossa = await startGlossa({
+      ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+      DATA_DIR: dataDir,
+      DEMO: 'false',
+      ADMIN_TOKEN: token,
+      ALLOW_LOCAL_REPOSITORIES: 'true',
+      // The load must not be throttled (429); the per-request counting itself still runs and is measured.
+      RATE_LIMIT_USER: '1000000000/second',
+      RATE_LIMIT_ANON: '1000000000/second',
+    });
+    const api = new BenchApi(glossa.url, token);
+    const project = `${PROJECT}`;
+    await api.json('POST', '/api/projects/', { name: 'Benchmark', slug: project, web: 'https://example.com/' });
+
+    console.log('Importing through the API…');
+    const units = config.strings * languages.length;
+    glossa.rss.reset();
+    const started = process.hrtime.bigint();
+    await api.importComponent(project, BIG, big, 3600);
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const imported: ImportReport = { units, seconds, unitsPerSecond: units / seconds, peakRssBytes: glossa.rss.peak() };
+    const translations = await api.count(`/api/components/${project}/${BIG}/translations/`);
+    if (translations !== languages.length) throw new Error(`The import created ${translations} translations, expected ${languages.length}`);
+    console.log(`  ${units} units in ${seconds.toFixed(1)} s = ${imported.unitsPerSecond.toFixed(0)} units/s, peak RSS ${mb(imported.peakRssBytes)}`);
+    await api.importComponent(project, SMALL, small, 600);
+
+    const unitsPath = `/api/translations/${project}/${BIG}/cs/units/`;
+    const pages = Math.max(1, Math.ceil(config.strings / config.pageSize));
+    const deepPage = Math.max(1, Math.floor(pages * 0.9));
+    const editable = await api.json<{ results: Array<{ id: number }> }>('GET', `/api/translations/${project}/${BIG}/de/units/?page_size=1000`);
+    const patch = patchScenario(editable.results.map((unit) => unit.id));
+    const scenarios: Scenario[] = [
+      { name: 'units list page', spec: { method: 'GET', path: `${unitsPath}?page_size=${config.pageSize}` } },
+      { name: 'units deep page', spec: { method: 'GET', path: `${unitsPath}?page=${deepPage}&page_size=${config.pageSize}` }, notes: [`page ${deepPage} of ${pages}`] },
+      { name: 'translation detail', spec: { method: 'GET', path: `/api/translations/${project}/${BIG}/cs/` }, notes: [`${config.strings} units`] },
+      { name: 'translation detail (small)', spec: { method: 'GET', path: `/api/translations/${project}/${SMALL}/cs/` }, notes: [`${config.smallStrings} units`] },
+      { name: 'component translations', spec: { method: 'GET', path: `/api/components/${project}/${BIG}/translations/` } },
+      patch.scenario,
+      { name: 'changes list', spec: { method: 'GET', path: '/api/changes/' } },
+    ];
+    console.log('Load runs (Glossa, then the bare node:http baseline with the same bytes)…');
+    const reports = new Map<string, ScenarioReport>();
+    let consistency: ConsistencyCheck | null = null;
+    for (const scenario of scenarios) {
+      reports.set(scenario.name, await measure(config, glossa, api, scenario));
+      if (scenario === patch.scenario) {
+        consistency = await checkConsistency(api, 'de');
+        reports.get(scenario.name)!.notes.push(`${patch.sent()} PATCH bodies sent (incl. warm-up and the sample)`);
+      }
+    }
+    if (!consistency) throw new Error('The PATCH scenario did not run');
+    const checks = targets(database, imported, reports, consistency);
+
+    console.log(
+      `\nResults (medians of ${config.runs} runs; ratio = Glossa req/s ÷ bare node:http req/s with the same bytes; ` +
+        `load = the machine's 1-minute load average when the scenario started)\n`,
+    );
+    console.log(formatScenarioTable([...reports.values()]));
+    console.log(`\nImport: ${units} units in ${seconds.toFixed(1)} s (${imported.unitsPerSecond.toFixed(0)} units/s), peak RSS ${mb(imported.peakRssBytes)}`);
+    console.log(`\nTargets (${database}):\n${formatTargets(checks)}`);
+
+    await mkdir(config.resultsDir, { recursive: true });
+    const file = path.join(config.resultsDir, `bench-${databaseUrl ? 'postgres' : 'pglite'}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+    await writeFile(
+      file,
+      `${JSON.stringify(
+        {
+          date: new Date().toISOString(),
+          database,
+          machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryBytes: os.totalmem(), node: process.version },
+          config,
+          import: imported,
+          scenarios: [...reports.values()],
+          consistency,
+          targets: checks,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    console.log(`\nWritten to ${file}`);
+  } finally {
+    await glossa?.stop();
+    for (const repo of repos) await repo.cleanup();
     await rm(dataDir, { recursive: true, force: true });
+    if (scratch && !config.keepDatabase) await scratch.drop();
+    else if (scratch) console.log(`Kept the database ${scratch.url}`);
   }
 }
 

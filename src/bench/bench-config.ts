@@ -1,0 +1,61 @@
+// Settings of `npm run bench`, from the environment or `--name=value` arguments (arguments win), so a quick
+// smoke run (`npm run bench -- --strings=2000 --duration=2 --runs=1`) and the full default run use one script.
+
+export interface BenchConfig {
+  /** Strings in the synthetic component (units per language). */
+  strings: number;
+  /** Languages including the source language (at most LANGUAGES.length). */
+  languages: number;
+  /** Strings of the small component used to show that translation detail does not depend on size. */
+  smallStrings: number;
+  connections: number;
+  /** Seconds per measured run. */
+  duration: number;
+  /** Seconds of warm-up before the runs of each scenario. */
+  warmup: number;
+  /** Runs per scenario; the report shows medians. */
+  runs: number;
+  /** Units list page size (the deep page is page 0.9 × pages). */
+  pageSize: number;
+  resultsDir: string;
+  keepDatabase: boolean;
+}
+
+/** Source first; every other code exists in the language catalog synced at start-up. */
+export const LANGUAGES = ['en', 'cs', 'de', 'fr', 'es', 'it', 'pl', 'pt', 'nl', 'sv', 'ja', 'ko'];
+
+function readArgs(argv: readonly string[]): Record<string, string> {
+  const args: Record<string, string> = {};
+  for (const arg of argv) {
+    const match = /^--([a-z-]+)=(.*)$/.exec(arg);
+    if (!match) throw new Error(`Unknown argument "${arg}"; use --name=value (see README "Benchmark").`);
+    args[match[1]] = match[2];
+  }
+  return args;
+}
+
+function positive(name: string, raw: string | undefined, fallback: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || value > max) throw new Error(`${name}: expected a number from 1 to ${max}, got "${raw}"`);
+  return value;
+}
+
+export function loadBenchConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): BenchConfig {
+  const args = readArgs(argv);
+  const pick = (arg: string, variable: string): string | undefined => args[arg] ?? env[variable];
+  const known = new Set(['strings', 'languages', 'small-strings', 'connections', 'duration', 'warmup', 'runs', 'page-size', 'results-dir', 'keep-database']);
+  for (const name of Object.keys(args)) if (!known.has(name)) throw new Error(`Unknown argument --${name}`);
+  return {
+    strings: Math.floor(positive('strings', pick('strings', 'BENCH_STRINGS'), 50_000, 1_000_000)),
+    languages: Math.floor(positive('languages', pick('languages', 'BENCH_LANGUAGES'), 6, LANGUAGES.length)),
+    smallStrings: Math.floor(positive('small-strings', pick('small-strings', 'BENCH_SMALL_STRINGS'), 50, 100_000)),
+    connections: Math.floor(positive('connections', pick('connections', 'BENCH_CONNECTIONS'), 50, 1000)),
+    duration: positive('duration', pick('duration', 'BENCH_DURATION'), 5, 600),
+    warmup: positive('warmup', pick('warmup', 'BENCH_WARMUP'), 1, 60),
+    runs: Math.floor(positive('runs', pick('runs', 'BENCH_RUNS'), 3, 20)),
+    pageSize: Math.floor(positive('page-size', pick('page-size', 'BENCH_PAGE_SIZE'), 50, 1000)),
+    resultsDir: pick('results-dir', 'BENCH_RESULTS_DIR') ?? 'bench-results',
+    keepDatabase: ['1', 'true', 'yes'].includes((pick('keep-database', 'BENCH_KEEP_DATABASE') ?? '').toLowerCase()),
+  };
+}

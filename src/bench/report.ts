@@ -1,0 +1,64 @@
+import type { LoadResult } from './load';
+
+export interface ScenarioReport {
+  name: string;
+  method: string;
+  path: string;
+  responseBytes: number;
+  glossa: { runs: LoadResult[]; requestsPerSecond: number; p50Ms: number; p99Ms: number; failed: number };
+  baseline: { runs: LoadResult[]; requestsPerSecond: number; p50Ms: number; p99Ms: number };
+  /** Glossa's median req/s over the baseline's. */
+  ratio: number;
+  peakRssBytes: number | null;
+  /** 1-minute load average of the machine when the scenario started (other work on the box shows here). */
+  loadAverage: number;
+  notes: string[];
+}
+
+export interface ImportReport {
+  units: number;
+  seconds: number;
+  unitsPerSecond: number;
+  peakRssBytes: number | null;
+}
+
+export interface TargetCheck {
+  target: string;
+  measured: string;
+  met: boolean;
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+export const mb = (bytes: number | null): string => (bytes === null ? 'n/a' : `${(bytes / 1048576).toFixed(0)} MB`);
+
+function pad(cells: string[], widths: number[]): string {
+  return cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+}
+
+export function formatScenarioTable(scenarios: readonly ScenarioReport[]): string {
+  const header = ['scenario', 'bytes', 'req/s', 'p50 ms', 'p99 ms', 'bare req/s', 'bare p99', 'ratio', 'peak RSS', 'failed', 'load'];
+  const rows = scenarios.map((s) => [
+    s.name,
+    String(s.responseBytes),
+    s.glossa.requestsPerSecond.toFixed(0),
+    s.glossa.p50Ms.toFixed(1),
+    s.glossa.p99Ms.toFixed(1),
+    s.baseline.requestsPerSecond.toFixed(0),
+    s.baseline.p99Ms.toFixed(1),
+    `${(s.ratio * 100).toFixed(1)}%`,
+    mb(s.peakRssBytes),
+    String(s.glossa.failed),
+    s.loadAverage.toFixed(1),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  return [pad(header, widths), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map((r) => pad(r, widths))].join('\n');
+}
+
+export function formatTargets(checks: readonly TargetCheck[]): string {
+  return checks.map((c) => `  [${c.met ? 'met' : 'NOT met'}] ${c.target}: ${c.measured}`).join('\n');
+}
