@@ -1,9 +1,14 @@
 # syntax=docker/dockerfile:1
 # Glossa server image.
 #   docker build -t glossa .
-#   docker run -p 8000:8000 -v glossa-data:/data glossa                       # embedded database in /data
-#   docker run -p 8000:8000 -e DATABASE_URL=postgres://user:pass@db:5432/glossa glossa
-# Schema changes run through the committed TypeORM migrations (see package.json migration:* scripts).
+#   docker run -p 8000:8000 -v glossa-data:/data -e SITE_URL=http://localhost:8000 glossa   # embedded database in /data
+#   docker run -p 8000:8000 -e SITE_URL=https://glossa.example.org -e DATABASE_URL=postgres://user:pass@db:5432/glossa glossa
+#   docker compose up                                     # PostgreSQL + two replicas (docker-compose.yml)
+# The image runs with NODE_ENV=production: SITE_URL is required and insecure settings are refused (README
+# "Configuration"). Migrations run when the server starts; to run them as a one-shot step instead:
+#   docker run --rm -e DATABASE_URL=... -e SITE_URL=... glossa node dist/cli.js migrate
+# The admin CLI is `node dist/cli.js <command>` (README "Admin CLI"). .ci/runtime-stage-check.mjs rebuilds
+# the runtime stage's layout without Docker and checks that it starts and passes the HEALTHCHECK.
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
@@ -53,9 +58,9 @@ VOLUME /data
 USER node
 EXPOSE 8000
 
-# Liveness: the API root answers (any status below 500 means the server is up and routing).
+# Liveness (/healthz: the process answers HTTP). Readiness for load balancers is /readyz (database and job queue).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8000) + '/api/').then((r) => process.exit(r.status < 500 ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8000) + '/healthz').then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))"]
 
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "dist/main.js"]

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { parseAuthorizationHeader } from '../common/auth/authorization-header';
 import { hashToken } from '../common/auth/token-hash';
 import { sendJson } from '../common/http/send-json';
-import type { AppConfig, RateLimit } from '../config/app-config';
+import type { AppConfig } from '../config/app-config';
 
 export interface RateLimitHit {
   limit: number;
@@ -18,25 +18,38 @@ const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 /**
  * Request counters shared by every process on the database (issue 4: limits count across replicas): one
- * row per caller key in `rate_limit_counters`, counted in fixed windows by a single atomic upsert.
- * Weblate (DRF) keeps a sliding history per caller in its cache; a fixed window needs one row instead of
- * one entry per request and gives the same limit per window (README "Rate limiting").
+ * row per caller key in `rate_limit_counters`, counted in fixed windows. Weblate (DRF) keeps a sliding
+ * history per caller in its cache; a fixed window needs one row instead of one entry per request and gives
+ * the same limit per window (README "Rate limiting").
+ *
+ * One statement per request resolves the caller (authenticated users by user id, everyone else by client
+ * address, weblate-api.md §2.4), picks its rate and counts the request atomically.
  */
 export class PostgresRateLimitStore {
   private lastSweep = Date.now();
 
   constructor(private readonly dataSource: DataSource) {}
 
-  async hit(key: string, rate: RateLimit): Promise<RateLimitHit> {
-    const rows: Array<{ hits: number; reset: string }> = await this.dataSource.query(
-      `INSERT INTO rate_limit_counters AS c (key, window_start, hits) VALUES ($1, now(), 1)
+  async hit(tokenHash: string | null, address: string, config: Pick<AppConfig, 'rateLimitAnon' | 'rateLimitUser'>): Promise<RateLimitHit> {
+    const rows: Array<{ hits: number; is_user: boolean; reset: string }> = await this.dataSource.query(
+      `WITH caller AS (
+         SELECT min(u.id) AS id FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.key_hash = $1 AND u.is_active
+       ), choice AS (
+         SELECT CASE WHEN id IS NULL THEN $2::text ELSE 'user:' || id END AS key,
+                make_interval(secs => CASE WHEN id IS NULL THEN $3::float8 ELSE $4::float8 END) AS span,
+                id IS NOT NULL AS is_user
+           FROM caller
+       )
+       INSERT INTO rate_limit_counters AS c (key, window_start, hits) SELECT key, now(), 1 FROM choice
        ON CONFLICT (key) DO UPDATE SET
-         hits = CASE WHEN c.window_start <= now() - make_interval(secs => $2) THEN 1 ELSE c.hits + 1 END,
-         window_start = CASE WHEN c.window_start <= now() - make_interval(secs => $2) THEN now() ELSE c.window_start END
-       RETURNING hits, EXTRACT(EPOCH FROM (window_start + make_interval(secs => $2) - now()))::text AS reset`,
-      [key, rate.windowSeconds],
+         hits = CASE WHEN c.window_start <= now() - (SELECT span FROM choice) THEN 1 ELSE c.hits + 1 END,
+         window_start = CASE WHEN c.window_start <= now() - (SELECT span FROM choice) THEN now() ELSE c.window_start END
+       RETURNING hits, (SELECT is_user FROM choice) AS is_user,
+                 EXTRACT(EPOCH FROM (window_start + (SELECT span FROM choice) - now()))::text AS reset`,
+      [tokenHash ?? '', `anon:${address}`, config.rateLimitAnon.windowSeconds, config.rateLimitUser.windowSeconds],
     );
     this.sweepSometimes();
+    const rate = rows[0].is_user ? config.rateLimitUser : config.rateLimitAnon;
     const hits = Number(rows[0].hits);
     return {
       limit: rate.requests,
@@ -54,22 +67,14 @@ export class PostgresRateLimitStore {
   }
 }
 
-/** The throttle key and rate of a request: authenticated users by user id, everyone else by client IP (§2.4). */
-async function callerKey(dataSource: DataSource, request: Request, config: AppConfig): Promise<{ key: string; rate: RateLimit }> {
-  let token: string | null = null;
+/** The hash of the request's API token, or null (a malformed header is answered 401 by the auth guard). */
+function tokenHashOf(request: Request): string | null {
   try {
-    token = parseAuthorizationHeader(request.headers.authorization);
+    const token = parseAuthorizationHeader(request.headers.authorization);
+    return token === null ? null : hashToken(token);
   } catch {
-    // A malformed header is answered 401 by the auth guard; it is counted as anonymous here.
+    return null;
   }
-  if (token !== null) {
-    const rows: Array<{ id: number }> = await dataSource.query(
-      `SELECT u.id FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.key_hash = $1 AND u.is_active`,
-      [hashToken(token)],
-    );
-    if (rows.length > 0) return { key: `user:${rows[0].id}`, rate: config.rateLimitUser };
-  }
-  return { key: `anon:${request.ip ?? 'unknown'}`, rate: config.rateLimitAnon };
 }
 
 function secondsText(seconds: number): string {
@@ -88,8 +93,8 @@ export function rateLimitMiddleware(dataSource: DataSource, config: AppConfig, s
       next();
       return;
     }
-    callerKey(dataSource, request, config)
-      .then(({ key, rate }) => store.hit(key, rate))
+    store
+      .hit(tokenHashOf(request), request.ip ?? 'unknown', config)
       .then((hit) => {
         response.setHeader('X-RateLimit-Limit', String(hit.limit));
         response.setHeader('X-RateLimit-Remaining', String(hit.remaining));
