@@ -13,57 +13,49 @@ export class OneDecimal {
  * stays unescaped.
  */
 export function serializeJson(value: unknown): string {
-  const parts: string[] = [];
-  write(value, parts);
-  return parts.join('');
+  return write(value);
 }
 
-function write(value: unknown, out: string[]): void {
-  if (value === null || value === undefined) {
-    out.push('null');
-    return;
-  }
+/** Object keys that need no escaping (all of the API's field names): written without JSON.stringify. */
+const PLAIN_KEY = /^[A-Za-z0-9_]+$/;
+
+// String concatenation (V8 builds ropes) instead of pushing parts and joining, and for…in instead of
+// Object.entries: 2.3× faster on a 50-unit page (0.75 → 0.33 ms, docs/performance.md). for…in over own
+// keys visits them in the same order as Object.entries.
+function write(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
   switch (typeof value) {
     case 'string':
-      out.push(JSON.stringify(value));
-      return;
+      return JSON.stringify(value);
     case 'bigint':
-      out.push(value.toString());
-      return;
+      return value.toString();
     case 'number':
-      out.push(Number.isFinite(value) ? String(value) : 'null');
-      return;
+      return Number.isFinite(value) ? String(value) : 'null';
     case 'boolean':
-      out.push(value ? 'true' : 'false');
-      return;
+      return value ? 'true' : 'false';
     default:
       break;
   }
-  if (value instanceof OneDecimal) {
-    out.push(value.value.toFixed(1));
-    return;
-  }
+  if (value instanceof OneDecimal) return value.value.toFixed(1);
   if (Array.isArray(value)) {
-    out.push('[');
-    value.forEach((item, index) => {
-      if (index > 0) out.push(',');
-      write(item, out);
-    });
-    out.push(']');
-    return;
+    let out = '[';
+    for (let index = 0; index < value.length; index += 1) {
+      if (index > 0) out += ',';
+      out += write(value[index]);
+    }
+    return `${out}]`;
   }
-  if (value instanceof Date) {
-    out.push(JSON.stringify(value.toISOString()));
-    return;
-  }
-  out.push('{');
+  if (value instanceof Date) return JSON.stringify(value.toISOString());
+  const record = value as Record<string, unknown>;
+  let out = '{';
   let first = true;
-  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+  for (const key in record) {
+    if (!Object.prototype.hasOwnProperty.call(record, key)) continue;
+    const item = record[key];
     if (item === undefined) continue;
-    if (!first) out.push(',');
+    out += first ? '' : ',';
     first = false;
-    out.push(JSON.stringify(key), ':');
-    write(item, out);
+    out += `${PLAIN_KEY.test(key) ? `"${key}"` : JSON.stringify(key)}:${write(item)}`;
   }
-  out.push('}');
+  return `${out}}`;
 }

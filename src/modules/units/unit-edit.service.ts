@@ -13,7 +13,7 @@ import {
   ACTION_STRING_REMOVE,
 } from '../changes/change-actions';
 import { ChangeRecord, recordChanges } from '../changes/change-recorder';
-import { refreshTranslationStatistics } from '../../sync/translation-statistics';
+import { applyUnitStateChange, refreshTranslationStatistics } from '../../sync/translation-statistics';
 import { parseUnitWriteBody, UnitWriteBody } from './dto/unit-bodies';
 import { UnitWriteResponse, splitPlurals } from './unit.response';
 import { parseUnitId } from './units-read.service';
@@ -162,15 +162,17 @@ export class UnitEditService {
 
   /**
    * Stores the edit, marks it pending for write-back and records the history (§10.2). The unit row is locked
-   * and re-read first, so concurrent edits of one unit apply one after the other and each records the text
-   * it really replaced (issue 3: no update is lost silently).
+   * first and the old values are re-read under the lock, so concurrent edits of one unit apply one after the
+   * other and each records (and counts) the state it really replaced.
    */
-  private async translate(manager: EntityManager, userId: number, locked: EditableUnit, target: string, state: number): Promise<void> {
-    const [current]: Array<{ target: string; state: number }> = await manager.query('SELECT target, state FROM units WHERE id = $1 FOR UPDATE', [locked.id]);
+  private async translate(manager: EntityManager, userId: number, unit: EditableUnit, target: string, state: number): Promise<void> {
+    const [current]: Array<{ target: string; state: number; num_words: number; num_chars: number }> = await manager.query(
+      'SELECT target, state, num_words, num_chars FROM units WHERE id = $1 FOR UPDATE',
+      [unit.id],
+    );
     if (!current) throw notFound();
-    const unit = { ...locked, target: current.target, state: current.state };
     // Identical target and state: nothing changes and nothing is recorded.
-    if (target === unit.target && state === unit.state) return;
+    if (target === current.target && state === current.state) return;
     await manager.query('UPDATE units SET target = $2, state = $3, pending = true WHERE id = $1', [unit.id, target, state]);
     const scope = {
       projectId: unit.project_id,
@@ -188,19 +190,24 @@ export class UnitEditService {
     if (!contributed) records.push({ ...scope, action: ACTION_NEW_CONTRIBUTOR, unitId: unit.id, target: '' });
     records.push({
       ...scope,
-      action: editAction(unit.state, state),
+      action: editAction(current.state, state),
       unitId: unit.id,
       target,
-      old: unit.target,
-      details: { state, old_state: unit.state, source: unit.source, context: unit.context },
+      old: current.target,
+      details: { state, old_state: current.state, source: unit.source, context: unit.context },
     });
     await recordChanges(manager, records);
-    await refreshTranslationStatistics(manager, [unit.translation_id], { authorId: userId });
-    // 1 "Translation completed" when this edit completed the translation.
-    const [after]: Array<{ translated: number; total: number }> = await manager.query('SELECT translated, total FROM translations WHERE id = $1', [
+    // One unit changed state: move the counters by its delta instead of re-aggregating every unit.
+    const after = await applyUnitStateChange(
+      manager,
       unit.translation_id,
-    ]);
-    if (after.translated === after.total && unit.translated < unit.total) {
+      { state: current.state, numWords: current.num_words, numChars: current.num_chars },
+      state,
+      { authorId: userId },
+    );
+    // 1 "Translation completed" when this edit completed the translation.
+    const translatedBefore = after.translated - (state >= 20 ? 1 : 0) + (current.state >= 20 ? 1 : 0);
+    if (after.translated === after.total && translatedBefore < after.total) {
       await recordChanges(manager, [{ ...scope, action: ACTION_COMPLETE, unitId: null, target: '' }]);
     }
   }

@@ -77,11 +77,14 @@ export interface UnitRow {
   language_code: string;
 }
 
+/** The unit's own columns of a UnitRow (without the slugs). */
+export const UNIT_COLUMNS = `u.id, u.translation_id, u.source_unit_id, u.id_hash, u.content_hash, u.source, u.previous_source, u.target,
+         u.location, u.context, u.note, u.flags, u.extra_flags, u.explanation, u.state, u.position, u.num_words,
+         u.priority, u.pending, u.has_suggestion, u.has_comment, u.has_failing_check, u.timestamp`;
+
 /** Units with their translation, component, project and language, so no item needs another query. */
 export const UNIT_SELECT = `
-  SELECT u.id, u.translation_id, u.source_unit_id, u.id_hash, u.content_hash, u.source, u.previous_source, u.target,
-         u.location, u.context, u.note, u.flags, u.extra_flags, u.explanation, u.state, u.position, u.num_words,
-         u.priority, u.pending, u.has_suggestion, u.has_comment, u.has_failing_check, u.timestamp,
+  SELECT ${UNIT_COLUMNS},
          p.slug AS project_slug, c.slug AS component_slug, l.code AS language_code
     FROM units u
     JOIN translations t ON t.id = u.translation_id

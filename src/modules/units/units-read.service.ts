@@ -4,9 +4,9 @@ import { visibleComponentIdsSql } from '../../common/auth/access-sql';
 import { ApiValidationError, notFound } from '../../common/http/api-errors';
 import type { ApiCaller } from '../../common/http/request-context';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
-import { TranslationLookup } from '../translations/translation-lookup.service';
+import { TranslationLookup, TranslationRef } from '../translations/translation-lookup.service';
 import { compileUnitQuery, UnitQueryError } from './unit-query';
-import { UNIT_SELECT, UnitRow } from './unit.response';
+import { UNIT_COLUMNS, UNIT_SELECT, UnitRow } from './unit.response';
 
 export interface UnitPage {
   page: ResolvedPage;
@@ -49,8 +49,39 @@ export class UnitsReadService {
     const translation = await this.lookup.translation(projectSlug, componentSlug, languageCode);
     const params: unknown[] = [translation.id];
     const search = searchCondition(query, params);
-    const where = `u.translation_id = $1${search ? ` AND ${search}` : ''}`;
-    return this.page(where, params, 'u.position, u.id', pageRequest);
+    if (search) return this.page(`u.translation_id = $1 AND ${search}`, params, 'u.position, u.id', pageRequest);
+    return this.positionPage(translation, pageRequest);
+  }
+
+  /**
+   * An unfiltered page of one translation without OFFSET or count(*) (architecture.md "Deep pages cost about
+   * what the first page costs"): the count is the stored `total`, kept in the transaction of every unit
+   * insert and delete, and since the units of a translation hold positions 1..count (scans number them in
+   * file order, adds append, removals close the gap) page p is `position BETWEEN offset+1 AND offset+size`,
+   * an index range on (translation_id, position). As a guard against a writer breaking that numbering, the
+   * largest position must equal the count and the rows must come back as exactly those positions; otherwise
+   * the page is read the general way (count + OFFSET). The guard cannot see every broken numbering (a
+   * duplicate balanced by a gap below the page keeps both true); a unique index on (translation_id, position)
+   * would make the numbering a constraint (docs/performance.md).
+   */
+  private async positionPage(translation: TranslationRef, pageRequest: PageRequest): Promise<UnitPage> {
+    const translationId = translation.id;
+    // The largest position comes from the end of the (translation_id, position) index: one probe, no scan.
+    const [{ total, last }]: Array<{ total: number; last: number | null }> = await this.dataSource.query(
+      'SELECT total, (SELECT max(position) FROM units WHERE translation_id = $1) AS last FROM translations WHERE id = $1',
+      [translationId],
+    );
+    const page = resolvePage(pageRequest, total);
+    // The slugs are the translation's, known from the lookup: no joins (UNIT_SELECT joins four tables per row).
+    const rows: UnitRow[] = await this.dataSource.query(
+      `SELECT ${UNIT_COLUMNS}, $4::text AS project_slug, $5::text AS component_slug, $6::text AS language_code
+         FROM units u WHERE u.translation_id = $1 AND u.position BETWEEN $2 AND $3 ORDER BY u.position, u.id`,
+      [translationId, page.offset + 1, page.offset + page.size, translation.component.projectSlug, translation.component.slug, translation.languageCode],
+    );
+    const expected = Math.max(0, Math.min(page.size, total - page.offset));
+    const dense = (last ?? 0) === total && rows.length === expected && rows.every((row, index) => row.position === page.offset + 1 + index);
+    if (dense) return { page, count: total, rows };
+    return this.page('u.translation_id = $1', [translationId], 'u.position, u.id', pageRequest);
   }
 
   /** `/api/units/`: every unit ordered by id (weblate-api.md §5.9), LargePagination. */
@@ -73,10 +104,16 @@ export class UnitsReadService {
   private async page(where: string, params: unknown[], order: string, pageRequest: PageRequest): Promise<UnitPage> {
     const [{ count }]: Array<{ count: number }> = await this.dataSource.query(`SELECT count(*)::int AS count FROM units u WHERE ${where}`, params);
     const page = resolvePage(pageRequest, count);
-    const rows: UnitRow[] = await this.dataSource.query(
-      `${UNIT_SELECT} WHERE ${where} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, page.size, page.offset],
-    );
+    const limit = `$${params.length + 1}`;
+    const offset = `$${params.length + 2}`;
+    // Ordered by id alone (`/api/units/`), a deep page starts at the id found by an index-only walk of the
+    // skipped rows instead of joining and discarding each of them (OFFSET on the full select).
+    const sql =
+      order === 'u.id' && page.offset > 0
+        ? `${UNIT_SELECT} WHERE ${where} AND u.id >= (SELECT u.id FROM units u WHERE ${where} ORDER BY u.id OFFSET ${offset} LIMIT 1)
+            ORDER BY u.id LIMIT ${limit}`
+        : `${UNIT_SELECT} WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
+    const rows: UnitRow[] = await this.dataSource.query(sql, [...params, page.size, page.offset]);
     return { page, count, rows };
   }
 }
