@@ -1,12 +1,25 @@
 import type { Response } from 'express';
 import { serializeJson } from '../serialization/json-writer';
+import { entityTag, noneMatchHits } from './preconditions';
 
 /**
  * Writes a body as compact JSON with exact 64-bit integers and one-decimal percentages (json-writer.ts),
- * with `Content-Type: application/json` exactly as the spec shows it (no charset parameter).
+ * with `Content-Type: application/json` exactly as the spec shows it (no charset parameter). A 200 answer to
+ * GET/HEAD also gets an ETag, and 304 when the request's If-None-Match names it (preconditions.ts).
  */
 export function sendJson(response: Response, status: number, body: unknown): void {
   const payload = Buffer.from(serializeJson(body), 'utf8');
+  const method = response.req?.method;
+  if (status === 200 && (method === 'GET' || method === 'HEAD')) {
+    // Every successful read carries its validator; a client holding it gets 304 without the body (preconditions.ts).
+    const etag = entityTag(payload);
+    response.setHeader('ETag', etag);
+    if (noneMatchHits(response.req.headers['if-none-match'], etag)) {
+      response.status(304);
+      response.end();
+      return;
+    }
+  }
   response.status(status);
   response.setHeader('Content-Type', 'application/json');
   response.setHeader('Content-Length', String(payload.length));

@@ -1,5 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Put } from '@nestjs/common';
+import { ApiBody, ApiExtraModels, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiPreconditionFailedResponse, ApiTags } from '@nestjs/swagger';
+import { conditionalWrite } from '../../common/http/preconditions';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiPaginatedResponse, ApiPagingQuery } from '../../common/openapi/api-paginated-response';
 import { listEnvelope, ListEnvelope } from '../../common/pagination/list-envelope';
@@ -8,6 +9,8 @@ import { ComponentResponse, toComponentResponse } from './component.response';
 import { ComponentWriterService } from './component-writer.service';
 import { ComponentsService } from './components.service';
 import { ComponentUpdateDto, ComponentWriteDto } from './dto/component-write.dto';
+
+const IF_MATCH_HEADER = { name: 'If-Match', required: false, description: 'ETag of an earlier GET; 412 when the component changed since' };
 
 /** `/api/components/` and `/api/components/<project>/<component>/` (weblate-api.md §5.7). */
 @ApiTags('components')
@@ -40,33 +43,55 @@ export class ComponentsController {
   @ApiOperation({ operationId: 'replaceComponent', summary: 'Replace a component' })
   @ApiBody({ type: ComponentWriteDto })
   @ApiOkResponse({ type: ComponentResponse })
+  @ApiHeader(IF_MATCH_HEADER)
+  @ApiPreconditionFailedResponse({ description: 'If-Match does not match the current ETag' })
   async replace(
     @Ctx() ctx: RequestContext,
     @Param('project') project: string,
     @Param('component') component: string,
     @Body() body: unknown,
+    @Headers('if-match') ifMatch?: string,
   ): Promise<ComponentResponse> {
-    return toComponentResponse(await this.writer.update(ctx, project, component, body, 'replace'), ctx.links);
+    return this.conditional(ctx, project, component, ifMatch, async () =>
+      toComponentResponse(await this.writer.update(ctx, project, component, body, 'replace'), ctx.links),
+    );
   }
 
   @Patch(':project/:component')
   @ApiOperation({ operationId: 'updateComponent', summary: 'Update a component (partial)' })
   @ApiBody({ type: ComponentUpdateDto })
   @ApiOkResponse({ type: ComponentResponse })
+  @ApiHeader(IF_MATCH_HEADER)
+  @ApiPreconditionFailedResponse({ description: 'If-Match does not match the current ETag' })
   async update(
     @Ctx() ctx: RequestContext,
     @Param('project') project: string,
     @Param('component') component: string,
     @Body() body: unknown,
+    @Headers('if-match') ifMatch?: string,
   ): Promise<ComponentResponse> {
-    return toComponentResponse(await this.writer.update(ctx, project, component, body, 'update'), ctx.links);
+    return this.conditional(ctx, project, component, ifMatch, async () =>
+      toComponentResponse(await this.writer.update(ctx, project, component, body, 'update'), ctx.links),
+    );
   }
 
   @Delete(':project/:component')
   @ApiOperation({ operationId: 'deleteComponent', summary: 'Delete a component' })
   @HttpCode(204)
   @ApiNoContentResponse()
-  async remove(@Ctx() ctx: RequestContext, @Param('project') project: string, @Param('component') component: string): Promise<void> {
-    await this.components.remove(ctx, project, component);
+  @ApiHeader(IF_MATCH_HEADER)
+  @ApiPreconditionFailedResponse({ description: 'If-Match does not match the current ETag' })
+  async remove(
+    @Ctx() ctx: RequestContext,
+    @Param('project') project: string,
+    @Param('component') component: string,
+    @Headers('if-match') ifMatch?: string,
+  ): Promise<void> {
+    await this.conditional(ctx, project, component, ifMatch, () => this.components.remove(ctx, project, component));
+  }
+
+  /** If-Match compares with the ETag of this component's GET representation (preconditions.ts). */
+  private conditional<T>(ctx: RequestContext, project: string, component: string, ifMatch: string | undefined, write: () => Promise<T>): Promise<T> {
+    return conditionalWrite(`component:${project}/${component}`, ifMatch, () => this.detail(ctx, project, component), write);
   }
 }

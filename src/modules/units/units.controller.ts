@@ -1,5 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Put } from '@nestjs/common';
+import { ApiBody, ApiExtraModels, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiPreconditionFailedResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { conditionalWrite } from '../../common/http/preconditions';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiPaginatedResponse } from '../../common/openapi/api-paginated-response';
 import { listEnvelope, ListEnvelope } from '../../common/pagination/list-envelope';
@@ -8,6 +9,8 @@ import { UnitWriteBody } from './dto/unit-bodies';
 import { UnitEditService } from './unit-edit.service';
 import { toUnitResponse, UnitResponse, UnitWriteResponse } from './unit.response';
 import { UnitsReadService } from './units-read.service';
+
+const IF_MATCH_HEADER = { name: 'If-Match', required: false, description: 'ETag of an earlier GET; 412 when the unit changed since' };
 
 /** `/api/units/` (weblate-api.md §5.9). */
 @ApiTags('units')
@@ -42,23 +45,34 @@ export class UnitsController {
   @ApiOperation({ operationId: 'replaceUnit', summary: 'Replace the translation of a unit' })
   @ApiBody({ type: UnitWriteBody })
   @ApiOkResponse({ type: UnitWriteResponse })
-  async replace(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() body: unknown): Promise<UnitWriteResponse> {
-    return this.editor.update(ctx, id, body);
+  @ApiHeader(IF_MATCH_HEADER)
+  @ApiPreconditionFailedResponse({ description: 'If-Match does not match the current ETag' })
+  async replace(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() body: unknown, @Headers('if-match') ifMatch?: string): Promise<UnitWriteResponse> {
+    return this.conditional(ctx, id, ifMatch, () => this.editor.update(ctx, id, body));
   }
 
   @Patch(':id')
   @ApiOperation({ operationId: 'updateUnit', summary: 'Translate a unit (partial update: target, state, …)' })
   @ApiBody({ type: UnitWriteBody })
   @ApiOkResponse({ type: UnitWriteResponse })
-  async update(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() body: unknown): Promise<UnitWriteResponse> {
-    return this.editor.update(ctx, id, body);
+  @ApiHeader(IF_MATCH_HEADER)
+  @ApiPreconditionFailedResponse({ description: 'If-Match does not match the current ETag' })
+  async update(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() body: unknown, @Headers('if-match') ifMatch?: string): Promise<UnitWriteResponse> {
+    return this.conditional(ctx, id, ifMatch, () => this.editor.update(ctx, id, body));
   }
 
   @Delete(':id')
   @ApiOperation({ operationId: 'deleteUnit', summary: 'Delete a unit (string) from a monolingual translation' })
   @HttpCode(204)
   @ApiNoContentResponse()
-  async remove(@Ctx() ctx: RequestContext, @Param('id') id: string): Promise<void> {
-    await this.editor.remove(ctx, id);
+  @ApiHeader(IF_MATCH_HEADER)
+  @ApiPreconditionFailedResponse({ description: 'If-Match does not match the current ETag' })
+  async remove(@Ctx() ctx: RequestContext, @Param('id') id: string, @Headers('if-match') ifMatch?: string): Promise<void> {
+    await this.conditional(ctx, id, ifMatch, () => this.editor.remove(ctx, id));
+  }
+
+  /** If-Match compares with the ETag of this unit's GET representation (preconditions.ts). */
+  private conditional<T>(ctx: RequestContext, id: string, ifMatch: string | undefined, write: () => Promise<T>): Promise<T> {
+    return conditionalWrite(`unit:${id}`, ifMatch, () => this.detail(ctx, id), write);
   }
 }
