@@ -28,7 +28,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'glossa-test-'));
   const config = loadConfig({
     DATABASE_URL: database.url,
-    DATABASE_POOL_SIZE: '4',
+    // The embedded database is one session: one connection, as `npm start` uses it (stack-evaluation.md §5).
+    DATABASE_POOL_SIZE: process.env.GLOSSA_TEST_SERVER_URL ? '4' : '1',
     DATA_DIR: dataDir,
     DEMO: 'false',
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
