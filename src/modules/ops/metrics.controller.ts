@@ -14,7 +14,7 @@ export class MetricsController {
 
   @Get()
   @ApiOperation({ operationId: 'getMetrics', summary: 'Site-wide counts (authenticated callers only)' })
-  @ApiOkResponse({ type: ApiMetricsResponse })
+  @ApiOkResponse({ type: ApiMetricsResponse, description: 'Counts in Weblate 4.x key order (weblate-api.md §6.13)' })
   @ApiErrorResponses(401)
   async metricsSummary(@Ctx() ctx: RequestContext): Promise<ApiMetricsResponse> {
     if (ctx.caller === null) throw notAuthenticated();
