@@ -98,7 +98,7 @@ describe('operations: health, readiness, metrics', () => {
     expect(text).toMatch(/glossa_http_request_duration_seconds_count\{method="GET",route="\/api\/projects\/:[a-z_]+\/",status_code="404"\} 1\n/);
     expect(text).toMatch(/glossa_db_pool_connections\{state="total"\} [1-9]/);
     expect(text).toMatch(/glossa_db_pool_connections\{state="waiting"\} \d+/);
-    expect(text).toContain('glossa_db_pool_max_connections 4');
+    expect(text).toContain(`glossa_db_pool_max_connections ${app.config.databasePoolSize}\n`);
     expect(text).toMatch(/glossa_job_duration_seconds_count\{queue="ops-test-ok",outcome="completed"\} 1\n/);
     expect(text).toMatch(/glossa_job_duration_seconds_count\{queue="ops-test-fail",outcome="failed"\} 1\n/);
     expect(text).not.toContain('glossa_job_failures_total{queue="ops-test-ok"}');
