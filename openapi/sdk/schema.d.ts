@@ -2402,7 +2402,10 @@ export interface operations {
     replaceComponent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag of an earlier GET; 412 when the component changed since */
+                "If-Match"?: string;
+            };
             path: {
                 project: string;
                 component: string;
@@ -2427,13 +2430,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description If-Match does not match the current ETag */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             429: components["responses"]["TooManyRequests"];
         };
     };
     deleteComponent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag of an earlier GET; 412 when the component changed since */
+                "If-Match"?: string;
+            };
             path: {
                 project: string;
                 component: string;
@@ -2451,13 +2464,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description If-Match does not match the current ETag */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             429: components["responses"]["TooManyRequests"];
         };
     };
     updateComponent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag of an earlier GET; 412 when the component changed since */
+                "If-Match"?: string;
+            };
             path: {
                 project: string;
                 component: string;
@@ -2482,6 +2505,13 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description If-Match does not match the current ETag */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -4007,7 +4037,10 @@ export interface operations {
     replaceUnit: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag of an earlier GET; 412 when the unit changed since */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4031,13 +4064,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description If-Match does not match the current ETag */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             429: components["responses"]["TooManyRequests"];
         };
     };
     deleteUnit: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag of an earlier GET; 412 when the unit changed since */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4054,13 +4097,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description If-Match does not match the current ETag */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             429: components["responses"]["TooManyRequests"];
         };
     };
     updateUnit: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag of an earlier GET; 412 when the unit changed since */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4084,6 +4137,13 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description If-Match does not match the current ETag */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -4735,6 +4795,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Counts in Weblate 4.x key order (weblate-api.md §6.13) */
             200: {
                 headers: {
                     [name: string]: unknown;
