@@ -15,6 +15,26 @@ export interface RateLimitHit {
 
 /** How often one process deletes counters whose window ended (they are recreated on the next request). */
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+/** The most requests one process reserves from the shared counter at a time. */
+const MAX_LEASE = 100;
+/** A lease is a sixteenth of what is left of the window, so reservations shrink to 1 near the limit. */
+const LEASE_DIVISOR = 16;
+
+/** Requests this process reserved from the shared counter for one caller and has not used yet. */
+interface Lease {
+  limit: number;
+  /** The shared counter after this process's last reservation (every process's reservations included). */
+  counted: number;
+  /** Reserved requests left to hand out locally. */
+  allowance: number;
+  /** When the window ends (ms since the epoch); the lease is void after it. */
+  windowEndsAt: number;
+}
+
+/** How many requests to reserve for a caller whose window has `remaining` requests left. */
+export function leaseSize(remaining: number): number {
+  return Math.max(1, Math.min(MAX_LEASE, Math.floor(remaining / LEASE_DIVISOR)));
+}
 
 /**
  * Request counters shared by every process on the database (issue 4: limits count across replicas): one
@@ -22,15 +42,60 @@ const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
  * history per caller in its cache; a fixed window needs one row instead of one entry per request and gives
  * the same limit per window (README "Rate limiting").
  *
- * One statement per request resolves the caller (authenticated users by user id, everyone else by client
- * address, weblate-api.md §2.4), picks its rate and counts the request atomically.
+ * Counting every request with its own write put a committed UPDATE of one hot row on every API request, so
+ * all requests of one caller queued on that row's lock (docs/performance.md). Instead a process reserves a
+ * lease of requests from the shared counter in one statement and hands them out from memory. Reservations
+ * count as used for every other process, so a caller never gets more than its limit across all replicas;
+ * since a lease is at most a sixteenth of what is left, it shrinks to a single request near the limit,
+ * where counting is then exact. What a process reserved but did not use is lost when the window ends
+ * (a caller spread over several processes may be throttled a few requests early, never late).
+ *
+ * The statement resolves the caller (authenticated users by user id, everyone else by client address,
+ * weblate-api.md §2.4), picks its rate and adds the lease atomically.
  */
 export class PostgresRateLimitStore {
   private lastSweep = Date.now();
+  private readonly leases = new Map<string, Lease>();
+  private readonly reserving = new Map<string, Promise<unknown>>();
 
   constructor(private readonly dataSource: DataSource) {}
 
   async hit(tokenHash: string | null, address: string, config: Pick<AppConfig, 'rateLimitAnon' | 'rateLimitUser'>): Promise<RateLimitHit> {
+    const localKey = tokenHash === null ? `anon:${address}` : `token:${tokenHash}`;
+    for (;;) {
+      const lease = this.leases.get(localKey);
+      const now = Date.now();
+      if (lease !== undefined && lease.allowance > 0 && now < lease.windowEndsAt) {
+        lease.allowance -= 1;
+        return this.answer(lease, now, true);
+      }
+      // One reservation per caller at a time; requests arriving meanwhile use what it brings.
+      const pending = this.reserving.get(localKey);
+      if (pending === undefined) break;
+      await pending.catch(() => undefined);
+    }
+    const previous = this.leases.get(localKey);
+    const reservation = this.reserve(localKey, tokenHash, address, config, previous);
+    this.reserving.set(localKey, reservation);
+    try {
+      return await reservation;
+    } finally {
+      this.reserving.delete(localKey);
+    }
+  }
+
+  private async reserve(
+    localKey: string,
+    tokenHash: string | null,
+    address: string,
+    config: Pick<AppConfig, 'rateLimitAnon' | 'rateLimitUser'>,
+    previous: Lease | undefined,
+  ): Promise<RateLimitHit> {
+    // The size comes from the last known count; without one, from the smaller of the two rates.
+    const size =
+      previous !== undefined && Date.now() < previous.windowEndsAt
+        ? leaseSize(previous.limit - previous.counted)
+        : leaseSize(Math.min(config.rateLimitAnon.requests, config.rateLimitUser.requests));
     const rows: Array<{ hits: number; is_user: boolean; reset: string }> = await this.dataSource.query(
       `WITH caller AS (
          SELECT min(u.id) AS id FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.key_hash = $1 AND u.is_active
@@ -40,29 +105,43 @@ export class PostgresRateLimitStore {
                 id IS NOT NULL AS is_user
            FROM caller
        )
-       INSERT INTO rate_limit_counters AS c (key, window_start, hits) SELECT key, now(), 1 FROM choice
+       INSERT INTO rate_limit_counters AS c (key, window_start, hits) SELECT key, now(), $5 FROM choice
        ON CONFLICT (key) DO UPDATE SET
-         hits = CASE WHEN c.window_start <= now() - (SELECT span FROM choice) THEN 1 ELSE c.hits + 1 END,
+         hits = CASE WHEN c.window_start <= now() - (SELECT span FROM choice) THEN $5 ELSE c.hits + $5 END,
          window_start = CASE WHEN c.window_start <= now() - (SELECT span FROM choice) THEN now() ELSE c.window_start END
        RETURNING hits, (SELECT is_user FROM choice) AS is_user,
                  EXTRACT(EPOCH FROM (window_start + (SELECT span FROM choice) - now()))::text AS reset`,
-      [tokenHash ?? '', `anon:${address}`, config.rateLimitAnon.windowSeconds, config.rateLimitUser.windowSeconds],
+      [tokenHash ?? '', `anon:${address}`, config.rateLimitAnon.windowSeconds, config.rateLimitUser.windowSeconds, size],
     );
     this.sweepSometimes();
     const rate = rows[0].is_user ? config.rateLimitUser : config.rateLimitAnon;
-    const hits = Number(rows[0].hits);
+    const counted = Number(rows[0].hits);
+    const now = Date.now();
+    // The counter went from counted - size to counted; what of that was still under the limit is ours.
+    const granted = Math.max(0, Math.min(size, rate.requests - (counted - size)));
+    const lease: Lease = { limit: rate.requests, counted, allowance: Math.max(0, granted - 1), windowEndsAt: now + Number(rows[0].reset) * 1000 };
+    // A throttled caller keeps no lease: its next request asks the shared counter again, so a window that
+    // ends (or is reset) elsewhere is seen at once.
+    if (granted > 0) this.leases.set(localKey, lease);
+    else this.leases.delete(localKey);
+    return this.answer(lease, now, granted > 0);
+  }
+
+  private answer(lease: Lease, now: number, allowed: boolean): RateLimitHit {
     return {
-      limit: rate.requests,
-      remaining: Math.max(0, rate.requests - hits),
-      resetSeconds: Math.max(1, Math.ceil(Number(rows[0].reset))),
-      allowed: hits <= rate.requests,
+      limit: lease.limit,
+      // Used = everything counted minus what this process still holds unused.
+      remaining: Math.max(0, lease.limit - (lease.counted - lease.allowance)),
+      resetSeconds: Math.max(1, Math.ceil((lease.windowEndsAt - now) / 1000)),
+      allowed,
     };
   }
 
-  /** Forgets counters whose window is over; the longest window is a day. */
+  /** Forgets counters whose window is over (the longest window is a day) and this process's ended leases. */
   private sweepSometimes(): void {
     if (Date.now() - this.lastSweep < SWEEP_INTERVAL_MS) return;
     this.lastSweep = Date.now();
+    for (const [key, lease] of this.leases) if (lease.windowEndsAt <= this.lastSweep) this.leases.delete(key);
     void this.dataSource.query(`DELETE FROM rate_limit_counters WHERE window_start < now() - interval '1 day'`).catch(() => undefined);
   }
 }
