@@ -1,6 +1,19 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from './data-source-options';
+import { enableNamedStatements } from './prepared-statement';
+
+/**
+ * Prepared statements are used on PostgreSQL servers, not on the embedded PGlite, whose single backend
+ * session outlives the pool's connections (src/database/prepared-statement.ts). The server says which it is.
+ */
+async function enableNamedStatementsOnPostgres(dataSource: DataSource): Promise<boolean> {
+  const [{ version }]: Array<{ version: string }> = await dataSource.query('SELECT version() AS version');
+  const embedded = /PGlite|emscripten/i.test(version);
+  if (!embedded) enableNamedStatements(dataSource);
+  return !embedded;
+}
 
 /**
  * The TypeORM connection. The URL is resolved before Nest starts (PostgreSQL from DATABASE_URL, or the
@@ -13,6 +26,7 @@ export class DatabaseModule {
     return {
       module: DatabaseModule,
       imports: [TypeOrmModule.forRoot({ ...buildDataSourceOptions(url, poolSize), migrationsRun: true })],
+      providers: [{ provide: 'GLOSSA_NAMED_STATEMENTS', inject: [getDataSourceToken()], useFactory: enableNamedStatementsOnPostgres }],
     };
   }
 }

@@ -12,13 +12,27 @@ import type { ApiCaller } from '../http/request-context';
  *   "restricting access at a component level takes over the project-level permissions").
  * - Superusers see everything. The caller's teams are the membership rows plus the built-in team marked
  *   implicit for anonymous or for authenticated callers.
- * The user id is an integer from our own users table, so it is inlined as a number literal.
+ * The user id is an integer from our own users table, so it is inlined as a number literal, except in the
+ * per-request statements, which take it as a parameter so one prepared statement serves every user.
  */
+
+/** A caller whose id the SQL refers to as a query parameter (e.g. `$4::int`) instead of a literal. */
+export interface ParameterizedCaller extends ApiCaller {
+  idSql: string;
+}
+
+/** The caller with its id as the query parameter `idSql`; superusers and anonymous callers need no id. */
+export function parameterizedCaller(caller: ApiCaller | null, idSql: string): ApiCaller | null {
+  return caller === null || caller.isSuperuser ? caller : { ...caller, idSql } as ParameterizedCaller;
+}
+
+function userIdSql(caller: ApiCaller): string {
+  return (caller as Partial<ParameterizedCaller>).idSql ?? String(Number(caller.id));
+}
 
 export function callerGroupsSql(caller: ApiCaller | null): string {
   if (caller === null) return `SELECT id FROM groups WHERE implicit_for = 'anonymous'`;
-  const id = Number(caller.id);
-  return `SELECT id FROM groups WHERE implicit_for = 'authenticated' UNION SELECT group_id FROM group_members WHERE user_id = ${id}`;
+  return `SELECT id FROM groups WHERE implicit_for = 'authenticated' UNION SELECT group_id FROM group_members WHERE user_id = ${userIdSql(caller)}`;
 }
 
 /** A team `g` selects project `p` (not counting component-level grants). */
@@ -59,13 +73,23 @@ export function projectIdVisibleSql(caller: ApiCaller | null, projectId: string)
   return `EXISTS (SELECT 1 FROM projects vpi WHERE vpi.id = ${projectId} AND ${projectVisibleSql(caller, 'vpi')})`;
 }
 
+/** SQL expressions for the ids of a scope (project, component or null, language or null). */
+export interface ScopeIdsSql {
+  project: string;
+  component: string;
+  language: string;
+}
+
+const SCOPE_ID_PARAMETERS: ScopeIdsSql = { project: '$1::int', component: '$2::int', language: '$3::int' };
+
 /**
  * One query for a scope: is it visible, and which permissions do the caller's teams grant on it. A team
  * grants on a component when it selects the component by hand, or (unrestricted components only) when it
  * selects the project; on a translation it must also select the language (all, or by hand).
- * Parameters: $1 project id, $2 component id or null, $3 language id or null.
+ * By default the ids are the parameters $1 (project), $2 (component or null) and $3 (language or null);
+ * `ids` names other SQL expressions for them (a lateral subquery's outer columns).
  */
-export function scopeQuerySql(caller: ApiCaller | null): string {
+export function scopeQuerySql(caller: ApiCaller | null, ids: ScopeIdsSql = SCOPE_ID_PARAMETERS): string {
   const groups = callerGroupsSql(caller);
   return `
     SELECT ${projectVisibleSql(caller, 'p')} AS project_visible,
@@ -82,11 +106,11 @@ export function scopeQuerySql(caller: ApiCaller | null): string {
                        ELSE ${groupSelectsProjectSql('g', 'p')}
                          OR EXISTS (SELECT 1 FROM group_components gc WHERE gc.group_id = g.id AND gc.component_id = c.id)
                      END)
-                AND ($3::int IS NULL OR g.language_selection = 1
-                     OR EXISTS (SELECT 1 FROM group_languages gl WHERE gl.group_id = g.id AND gl.language_id = $3::int))
+                AND (${ids.language} IS NULL OR g.language_selection = 1
+                     OR EXISTS (SELECT 1 FROM group_languages gl WHERE gl.group_id = g.id AND gl.language_id = ${ids.language}))
            ), '{}') AS permissions
-      FROM projects p LEFT JOIN components c ON c.id = $2::int AND c.project_id = p.id
-     WHERE p.id = $1::int`;
+      FROM projects p LEFT JOIN components c ON c.id = ${ids.component} AND c.project_id = p.id
+     WHERE p.id = ${ids.project}`;
 }
 
 /** Permissions granted regardless of scope (global ones such as `project.add`). */

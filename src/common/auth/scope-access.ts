@@ -1,7 +1,8 @@
 import type { DataSource } from 'typeorm';
-import { notFound } from '../http/api-errors';
+import { PreparedStatement } from '../../database/prepared-statement';
+import { notAuthenticated, notFound } from '../http/api-errors';
 import type { ApiCaller, RequestContext } from '../http/request-context';
-import { componentIdVisibleSql, globalPermissionsSql, scopeQuerySql } from './access-sql';
+import { componentIdVisibleSql, globalPermissionsSql, parameterizedCaller, scopeQuerySql } from './access-sql';
 
 /** What the caller may do on the object the request path names; services ask it through ctx.can(). */
 export class AccessGrant {
@@ -15,12 +16,6 @@ export class AccessGrant {
   }
 }
 
-interface Scope {
-  projectId: number;
-  componentId: number | null;
-  languageId: number | null;
-}
-
 function decode(segment: string): string {
   try {
     return decodeURIComponent(segment);
@@ -29,85 +24,148 @@ function decode(segment: string): string {
   }
 }
 
+/** The objects a path can name, each found by a lookup whose parameters are the path's segments. */
+type ScopeKind = 'project' | 'component' | 'translation' | 'unit' | 'change';
+
+/** Each lookup answers project_id, component_id, language_id; `$n` are numbered from `first`. */
+const SCOPE_LOOKUPS: Record<ScopeKind, (first: number) => string> = {
+  project: (n) => `SELECT id AS project_id, NULL::int AS component_id, NULL::int AS language_id FROM projects WHERE slug = $${n}`,
+  component: (n) => `SELECT p.id AS project_id, c.id AS component_id, NULL::int AS language_id
+                       FROM components c JOIN projects p ON p.id = c.project_id WHERE p.slug = $${n} AND c.slug = $${n + 1}`,
+  translation: (n) => `SELECT p.id AS project_id, co.id AS component_id, t.language_id
+                         FROM translations t JOIN components co ON co.id = t.component_id JOIN projects p ON p.id = co.project_id
+                        WHERE p.slug = $${n} AND co.slug = $${n + 1} AND t.language_code = $${n + 2}`,
+  unit: (n) => `SELECT co.project_id, co.id AS component_id, t.language_id
+                  FROM units u JOIN translations t ON t.id = u.translation_id JOIN components co ON co.id = t.component_id
+                 WHERE u.id = $${n}`,
+  change: (n) => `SELECT ch.project_id, ch.component_id, ch.language_id FROM changes ch WHERE ch.id = $${n} AND ch.project_id IS NOT NULL`,
+};
+
+/** The scope a path names and the lookup's parameters, or null when it names none (lists, the root, ...). */
+function scopeOf(resource: string | undefined, a: string | undefined, b: string | undefined, c: string | undefined): { kind: ScopeKind; params: string[] } | null {
+  if (resource === 'projects' && a !== undefined) return { kind: 'project', params: [a] };
+  if (resource === 'components' && a !== undefined && b !== undefined) return { kind: 'component', params: [a, b] };
+  if (resource === 'translations' && a !== undefined && b !== undefined && c !== undefined) return { kind: 'translation', params: [a, b, c] };
+  if (resource === 'units' && a !== undefined && /^\d{1,18}$/.test(a)) return { kind: 'unit', params: [a] };
+  if (resource === 'changes' && a !== undefined && /^\d{1,18}$/.test(a)) return { kind: 'change', params: [a] };
+  return null;
+}
+
+interface AccessRow {
+  caller_id: number | null;
+  username: string | null;
+  is_superuser: boolean | null;
+  is_active: boolean | null;
+  project_id: number | null;
+  project_visible: boolean | null;
+  visible: boolean | null;
+  permissions: string[] | null;
+}
+
+const CALLER_BY_TOKEN = `SELECT u.id, u.username, u.is_superuser, u.is_active FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.key_hash = $1`;
+
 /**
- * Resolves the project/component/translation a request path names, answers 404 when the caller cannot
- * see it (weblate-api.md §2.3: invisible objects are filtered out, never 403), and stores the caller's
- * permissions on it in ctx.access. Running for every /api/ request, before any controller, means detail
- * routes and every nested route (changes, statistics, units, files, repository, lock, ...) share one rule
- * (peers-and-asks.md §4.2, GHSA-92m8-wv36-prmx). Two queries at most: find the scope, then check it.
- * Paths naming nothing that exists are left alone: the controller answers its own 404.
+ * The one statement a request runs to learn who calls (by the token's digest, $1, when there is a token),
+ * which object its path names, whether the caller may see it and what the caller's teams grant on it.
+ * Every API request runs it before its handler, so it is a prepared statement, and a single round trip:
+ * on this stack each extra statement costs more in socket writes than PostgreSQL spends answering it
+ * (docs/performance.md). The permission rules are those of access-sql.ts, written for a non-superuser with
+ * the caller's id taken from the row; for superusers the answer is ignored (they see and may do everything).
  */
-export async function resolveAccess(dataSource: DataSource, path: string, ctx: RequestContext): Promise<void> {
-  const caller = ctx.caller;
+function requestAccessSql(kind: ScopeKind | null, authenticated: boolean): string {
+  const first = authenticated ? 2 : 1;
+  const ctes: string[] = [];
+  const columns: string[] = [];
+  const joins: string[] = [];
+  let caller: ApiCaller | null = null;
+  if (authenticated) {
+    ctes.push(`caller AS (${CALLER_BY_TOKEN})`);
+    columns.push('caller.id AS caller_id, caller.username, caller.is_superuser, caller.is_active');
+    joins.push('LEFT JOIN caller ON TRUE');
+    caller = parameterizedCaller({ id: 0, username: '', isSuperuser: false }, 'caller.id');
+  }
+  if (kind === null) {
+    // No object: only the permissions granted regardless of scope (e.g. project.add).
+    if (authenticated) {
+      columns.push('NULL::int AS project_id, NULL::boolean AS project_visible, NULL::boolean AS visible, access.permissions');
+      joins.push(`LEFT JOIN LATERAL (${globalPermissionsSql(caller)}) access ON caller.id IS NOT NULL`);
+    }
+  } else {
+    ctes.push(`scope AS (${SCOPE_LOOKUPS[kind](first)})`);
+    columns.push('scope.project_id, access.project_visible, access.visible, access.permissions');
+    joins.push('LEFT JOIN scope ON TRUE');
+    const ids = { project: 'scope.project_id', component: 'scope.component_id', language: 'scope.language_id' };
+    joins.push(`LEFT JOIN LATERAL (${scopeQuerySql(caller, ids)}) access ON scope.project_id IS NOT NULL`);
+  }
+  return `${ctes.length > 0 ? `WITH ${ctes.join(', ')} ` : ''}SELECT ${columns.join(', ')} FROM (SELECT 1) AS request ${joins.join(' ')}`;
+}
+
+const statements = new Map<string, PreparedStatement<AccessRow>>();
+
+function requestAccessStatement(kind: ScopeKind | null, authenticated: boolean): PreparedStatement<AccessRow> {
+  const key = `${kind ?? 'none'}:${authenticated}`;
+  let statement = statements.get(key);
+  if (statement === undefined) {
+    statement = new PreparedStatement<AccessRow>(requestAccessSql(kind, authenticated));
+    statements.set(key, statement);
+  }
+  return statement;
+}
+
+/**
+ * Authenticates the request's token (its SHA-256 digest, or null for none) and resolves the
+ * project/component/translation its path names: invalid or inactive tokens are 401 (weblate-api.md §2.1),
+ * a write without a caller is 401 when `callerRequired`, and an object the caller cannot see is 404
+ * (§2.3: invisible objects are filtered out, never 403). Sets ctx.caller, and ctx.access with the caller's
+ * permissions on that object. Running for every /api/ request, before any controller, means detail routes
+ * and every nested route (changes, statistics, units, files, repository, lock, ...) share one rule
+ * (peers-and-asks.md §4.2, GHSA-92m8-wv36-prmx). Paths naming nothing that exists are left alone: the
+ * controller answers its own 404.
+ */
+export async function resolveRequestAccess(
+  dataSource: DataSource,
+  path: string,
+  ctx: RequestContext,
+  tokenHash: string | null,
+  callerRequired: boolean,
+): Promise<void> {
   const parts = path.split('/').filter((part) => part !== '').map(decode);
-  if (parts[0] !== 'api') return;
   const [, resource, a, b, c] = parts;
+  const scope = scopeOf(resource, a, b, c);
+  const authenticated = tokenHash !== null;
+  let row: AccessRow | undefined;
+  if (authenticated || scope !== null) {
+    const params: unknown[] = authenticated ? [tokenHash] : [];
+    if (scope !== null) params.push(...scope.params);
+    [row] = await requestAccessStatement(scope?.kind ?? null, authenticated).run(dataSource, params);
+  }
+  if (authenticated) {
+    if (row?.caller_id === null || row?.caller_id === undefined) throw notAuthenticated('Invalid token.');
+    if (!row.is_active) throw notAuthenticated('User inactive or deleted.');
+    ctx.caller = { id: row.caller_id, username: row.username ?? '', isSuperuser: row.is_superuser === true };
+  }
+  if (callerRequired && ctx.caller === null) throw notAuthenticated();
+  const caller = ctx.caller;
   if (resource === 'users' && a !== undefined && b === 'notifications') {
     // Owner or admin only; others get 404 so users cannot be enumerated (GHSA-3pmh-24wp-xpf4).
     if (!caller?.isSuperuser && caller?.username !== a) throw notFound();
-    return;
-  }
-  let scope: Scope | null | undefined;
-  if (resource === 'projects' && a !== undefined) {
-    scope = await one(dataSource, `SELECT id AS project_id, NULL AS component_id, NULL AS language_id FROM projects WHERE slug = $1`, [a]);
-  } else if (resource === 'components' && a !== undefined && b !== undefined) {
-    scope = await one(
-      dataSource,
-      `SELECT p.id AS project_id, c.id AS component_id, NULL AS language_id
-         FROM components c JOIN projects p ON p.id = c.project_id WHERE p.slug = $1 AND c.slug = $2`,
-      [a, b],
-    );
-  } else if (resource === 'translations' && a !== undefined && b !== undefined && c !== undefined) {
-    scope = await one(
-      dataSource,
-      `SELECT p.id AS project_id, co.id AS component_id, t.language_id
-         FROM translations t JOIN components co ON co.id = t.component_id JOIN projects p ON p.id = co.project_id
-        WHERE p.slug = $1 AND co.slug = $2 AND t.language_code = $3`,
-      [a, b, c],
-    );
-  } else if (resource === 'units' && a !== undefined && /^\d{1,18}$/.test(a)) {
-    scope = await one(
-      dataSource,
-      `SELECT co.project_id, co.id AS component_id, t.language_id
-         FROM units u JOIN translations t ON t.id = u.translation_id JOIN components co ON co.id = t.component_id
-        WHERE u.id = $1`,
-      [a],
-    );
-  } else if (resource === 'changes' && a !== undefined && /^\d{1,18}$/.test(a)) {
-    scope = await one(
-      dataSource,
-      `SELECT ch.project_id, ch.component_id, ch.language_id FROM changes ch WHERE ch.id = $1 AND ch.project_id IS NOT NULL`,
-      [a],
-    );
   } else if (resource === 'tasks' && a !== undefined && /^[0-9a-f-]{36}$/i.test(a)) {
-    const rows: Array<{ visible: boolean }> = await dataSource.query(
-      // A removal task outlives its component; it then inherits no restriction.
-      `SELECT (NOT EXISTS (SELECT 1 FROM components gone WHERE gone.id = t.component_id) OR ${componentIdVisibleSql(caller, 't.component_id')}) AS visible
-         FROM tasks t WHERE t.id = $1 AND t.component_id IS NOT NULL`,
-      [a],
-    );
-    if (rows.length > 0 && !rows[0].visible) throw notFound();
+    await checkTaskVisible(dataSource, caller, a);
   }
-  if (scope === undefined || scope === null) {
-    if (caller !== null && !caller.isSuperuser) {
-      const rows: Array<{ permissions: string[] }> = await dataSource.query(globalPermissionsSql(caller));
-      ctx.access = new AccessGrant(caller, new Set(rows[0]?.permissions ?? []));
-    } else {
-      ctx.access = new AccessGrant(caller, new Set());
-    }
+  if (scope === null || row?.project_id === null || row?.project_id === undefined) {
+    ctx.access = new AccessGrant(caller, new Set(caller?.isSuperuser ? [] : (row?.permissions ?? [])));
     return;
   }
-  const rows: Array<{ visible: boolean; project_visible: boolean; permissions: string[] }> = await dataSource.query(scopeQuerySql(caller), [
-    scope.projectId,
-    scope.componentId,
-    scope.languageId,
-  ]);
-  if (rows.length === 0 || !rows[0].visible || !rows[0].project_visible) throw notFound();
-  ctx.access = new AccessGrant(caller, new Set(rows[0].permissions));
+  if (!caller?.isSuperuser && (!row.visible || !row.project_visible)) throw notFound();
+  ctx.access = new AccessGrant(caller, new Set(row.permissions ?? []));
 }
 
-async function one(dataSource: DataSource, sql: string, params: unknown[]): Promise<Scope | null> {
-  const rows: Array<{ project_id: number; component_id: number | null; language_id: number | null }> = await dataSource.query(sql, params);
-  if (rows.length === 0) return null;
-  return { projectId: Number(rows[0].project_id), componentId: rows[0].component_id === null ? null : Number(rows[0].component_id), languageId: rows[0].language_id === null ? null : Number(rows[0].language_id) };
+/** A task is visible with its component; a removal task outlives its component and then inherits no restriction. */
+async function checkTaskVisible(dataSource: DataSource, caller: ApiCaller | null, taskId: string): Promise<void> {
+  const rows: Array<{ visible: boolean }> = await dataSource.query(
+    `SELECT (NOT EXISTS (SELECT 1 FROM components gone WHERE gone.id = t.component_id) OR ${componentIdVisibleSql(caller, 't.component_id')}) AS visible
+       FROM tasks t WHERE t.id = $1 AND t.component_id IS NOT NULL`,
+    [taskId],
+  );
+  if (rows.length > 0 && !rows[0].visible) throw notFound();
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { notFound } from '../../common/http/api-errors';
+import { PreparedStatement } from '../../database/prepared-statement';
 
 // Resolves the URL path of a component or translation to the ids and settings the rules need, with one
 // small joined query. The full objects for responses are loaded by TranslationsService.
@@ -38,6 +39,8 @@ export interface TranslationRef {
   filename: string;
   /** PostgreSQL text of translations.last_change (microseconds kept), or null. */
   lastChange: string | null;
+  /** The stored number of units (translations.total, kept in the transaction of every insert and delete). */
+  total: number;
 }
 
 const COMPONENT_COLUMNS = `c.id, c.project_id AS "projectId", p.slug AS "projectSlug", c.slug, c.template,
@@ -47,41 +50,53 @@ const COMPONENT_COLUMNS = `c.id, c.project_id AS "projectId", p.slug AS "project
 
 const COMPONENT_JOINS = `components c JOIN projects p ON p.id = c.project_id JOIN languages sl ON sl.id = c.source_language_id`;
 
+type TranslationRow = ComponentRef & {
+  translationId: number;
+  languageId: number;
+  languageCode: string;
+  pluralNumber: number;
+  isSource: boolean;
+  filename: string;
+  lastChange: string | null;
+  total: number;
+};
+
+// Most requests under /api/components/ and /api/translations/ start with one of these: prepared statements.
+const PROJECT_ID = new PreparedStatement<{ id: number }>('SELECT id FROM projects WHERE slug = $1');
+const COMPONENT_BY_SLUGS = new PreparedStatement<ComponentRef>(`SELECT ${COMPONENT_COLUMNS} FROM ${COMPONENT_JOINS} WHERE p.slug = $1 AND c.slug = $2`);
+const TRANSLATION_BY_PATH = new PreparedStatement<TranslationRow>(
+  `SELECT ${COMPONENT_COLUMNS}, t.id AS "translationId", t.language_id AS "languageId", l.code AS "languageCode",
+          l.plural_number AS "pluralNumber", t.is_source AS "isSource", t.filename, t.last_change AS "lastChange",
+          t.total
+     FROM translations t
+     JOIN languages l ON l.id = t.language_id
+     JOIN components c ON c.id = t.component_id
+     JOIN projects p ON p.id = c.project_id
+     JOIN languages sl ON sl.id = c.source_language_id
+    WHERE p.slug = $1 AND c.slug = $2 AND l.code = $3`,
+);
+
 @Injectable()
 export class TranslationLookup {
   constructor(private readonly dataSource: DataSource) {}
 
   async projectId(projectSlug: string): Promise<number> {
-    const rows: Array<{ id: number }> = await this.dataSource.query('SELECT id FROM projects WHERE slug = $1', [projectSlug]);
+    const rows = await PROJECT_ID.run(this.dataSource, [projectSlug]);
     if (rows.length === 0) throw notFound();
     return rows[0].id;
   }
 
   async component(projectSlug: string, componentSlug: string): Promise<ComponentRef> {
-    const rows: ComponentRef[] = await this.dataSource.query(
-      `SELECT ${COMPONENT_COLUMNS} FROM ${COMPONENT_JOINS} WHERE p.slug = $1 AND c.slug = $2`,
-      [projectSlug, componentSlug],
-    );
+    const rows = await COMPONENT_BY_SLUGS.run(this.dataSource, [projectSlug, componentSlug]);
     if (rows.length === 0) throw notFound();
     return rows[0];
   }
 
   /** The translation addressed by `/api/translations/<project>/<component>/<language code>/` (§5.8 lookup). */
   async translation(projectSlug: string, componentSlug: string, languageCode: string): Promise<TranslationRef> {
-    const rows: Array<ComponentRef & { translationId: number; languageId: number; languageCode: string; pluralNumber: number; isSource: boolean; filename: string; lastChange: string | null }> =
-      await this.dataSource.query(
-        `SELECT ${COMPONENT_COLUMNS}, t.id AS "translationId", t.language_id AS "languageId", l.code AS "languageCode",
-                l.plural_number AS "pluralNumber", t.is_source AS "isSource", t.filename, t.last_change AS "lastChange"
-           FROM translations t
-           JOIN languages l ON l.id = t.language_id
-           JOIN components c ON c.id = t.component_id
-           JOIN projects p ON p.id = c.project_id
-           JOIN languages sl ON sl.id = c.source_language_id
-          WHERE p.slug = $1 AND c.slug = $2 AND l.code = $3`,
-        [projectSlug, componentSlug, languageCode],
-      );
+    const rows = await TRANSLATION_BY_PATH.run(this.dataSource, [projectSlug, componentSlug, languageCode]);
     if (rows.length === 0) throw notFound();
-    const { translationId, languageId, languageCode: code, pluralNumber, isSource, filename, lastChange, ...component } = rows[0];
-    return { id: translationId, component, languageId, languageCode: code, pluralNumber, isSource, filename, lastChange };
+    const { translationId, languageId, languageCode: code, pluralNumber, isSource, filename, lastChange, total, ...component } = rows[0];
+    return { id: translationId, component, languageId, languageCode: code, pluralNumber, isSource, filename, lastChange, total };
   }
 }

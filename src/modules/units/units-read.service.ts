@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { visibleComponentIdsSql } from '../../common/auth/access-sql';
 import { ApiValidationError, notFound } from '../../common/http/api-errors';
 import type { ApiCaller } from '../../common/http/request-context';
+import { PreparedStatement } from '../../database/prepared-statement';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { TranslationLookup, TranslationRef } from '../translations/translation-lookup.service';
 import { compileUnitQuery, UnitQueryError } from './unit-query';
@@ -32,6 +33,14 @@ export function parseUnitId(raw: string): string {
   if (!/^\d{1,18}$/.test(raw)) throw notFound();
   return raw;
 }
+
+// The unfiltered page of a translation (positionPage): prepared, it is the busiest read of the API. The
+// largest position comes from the end of the (translation_id, position) index, once per statement.
+const POSITION_RANGE = new PreparedStatement<UnitRow & { last_position: number | null }>(
+  `SELECT ${UNIT_COLUMNS}, $4::text AS project_slug, $5::text AS component_slug, $6::text AS language_code,
+          (SELECT max(position) FROM units WHERE translation_id = $1) AS last_position
+     FROM units u WHERE u.translation_id = $1 AND u.position BETWEEN $2 AND $3 ORDER BY u.position, u.id`,
+);
 
 /** Unit reads: every list is one count and one joined page query, whatever the page size (no N+1). */
 @Injectable()
@@ -65,23 +74,22 @@ export class UnitsReadService {
    * would make the numbering a constraint (docs/performance.md).
    */
   private async positionPage(translation: TranslationRef, pageRequest: PageRequest): Promise<UnitPage> {
-    const translationId = translation.id;
-    // The largest position comes from the end of the (translation_id, position) index: one probe, no scan.
-    const [{ total, last }]: Array<{ total: number; last: number | null }> = await this.dataSource.query(
-      'SELECT total, (SELECT max(position) FROM units WHERE translation_id = $1) AS last FROM translations WHERE id = $1',
-      [translationId],
-    );
+    const total = translation.total;
     const page = resolvePage(pageRequest, total);
     // The slugs are the translation's, known from the lookup: no joins (UNIT_SELECT joins four tables per row).
-    const rows: UnitRow[] = await this.dataSource.query(
-      `SELECT ${UNIT_COLUMNS}, $4::text AS project_slug, $5::text AS component_slug, $6::text AS language_code
-         FROM units u WHERE u.translation_id = $1 AND u.position BETWEEN $2 AND $3 ORDER BY u.position, u.id`,
-      [translationId, page.offset + 1, page.offset + page.size, translation.component.projectSlug, translation.component.slug, translation.languageCode],
-    );
+    const rows = await POSITION_RANGE.run(this.dataSource, [
+      translation.id,
+      page.offset + 1,
+      page.offset + page.size,
+      translation.component.projectSlug,
+      translation.component.slug,
+      translation.languageCode,
+    ]);
     const expected = Math.max(0, Math.min(page.size, total - page.offset));
-    const dense = (last ?? 0) === total && rows.length === expected && rows.every((row, index) => row.position === page.offset + 1 + index);
+    const dense = rows.length > 0 && rows[0].last_position === total && rows.length === expected && rows.every((row, index) => row.position === page.offset + 1 + index);
+    // The extra last_position column is not a wire field: toUnitResponse lists the fields it writes.
     if (dense) return { page, count: total, rows };
-    return this.page('u.translation_id = $1', [translationId], 'u.position, u.id', pageRequest);
+    return this.page('u.translation_id = $1', [translation.id], 'u.position, u.id', pageRequest);
   }
 
   /** `/api/units/`: every unit ordered by id (weblate-api.md §5.9), LargePagination. */
