@@ -27,4 +27,13 @@ describe('LinkBuilder', () => {
     expect(encodeSegment('a b/c')).toBe('a%20b%2Fc');
     expect(pathOf('api', 'languages', 'zh_Hant')).toBe('/api/languages/zh_Hant/');
   });
+
+  it('gives the same segment with or without the fast path for plain segments', () => {
+    const slow = (value: string): string =>
+      encodeURIComponent(value).replace(/%(40|3A|2B|24|2C|3B|3D|21|2A|27|28|29)/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    for (const value of ['demo', 'sr@latin', "a-b_c.d~e!f*g'h(i)j", 'x:y+z$1,2;3=4', 'čeština', 'a?b#c', '100%', '']) {
+      expect(encodeSegment(value)).toBe(slow(value));
+    }
+    expect(encodeSegment(42)).toBe('42');
+  });
 });

@@ -17,3 +17,19 @@ describe('serializeJson', () => {
     expect(serializeJson({ t: 'Zpráva – čas', u: undefined })).toBe('{"t":"Zpráva – čas"}');
   });
 });
+
+describe('serializeJson markers', () => {
+  it('leaves strings that look like number markers as strings', () => {
+    const lookalikes = { a: '\u0001deadbeef:123', b: '\\u0001:1', c: '"\u0001:5"' };
+    expect(JSON.parse(serializeJson(lookalikes))).toEqual(lookalikes);
+  });
+
+  it('writes non-finite percentages as null and gives BigInt no lasting toJSON', () => {
+    expect(serializeJson({ p: new OneDecimal(Number.NaN), n: Number.POSITIVE_INFINITY })).toBe('{"p":null,"n":null}');
+    expect((BigInt.prototype as { toJSON?: unknown }).toJSON).toBeUndefined();
+  });
+
+  it('writes nested bigints and dates like the rest of the API', () => {
+    expect(serializeJson({ list: [{ id: 9007199254740993n }], at: new Date(0) })).toBe('{"list":[{"id":9007199254740993}],"at":"1970-01-01T00:00:00.000Z"}');
+  });
+});
