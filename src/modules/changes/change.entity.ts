@@ -13,6 +13,9 @@ import { User } from '../users/user.entity';
 @Index(['translationId', 'id'])
 @Index(['componentId', 'id'])
 @Index(['projectId', 'id'])
+// A user's first change in a translation records 45 "New contributor": the check must not walk the
+// translation's whole history (unit-translate.statement.ts).
+@Index(['translationId', 'userId'])
 export class Change {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
   id: string;

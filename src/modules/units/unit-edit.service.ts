@@ -3,17 +3,10 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ApiValidationError, badRequest, notFound, permissionDenied } from '../../common/http/api-errors';
 import type { RequestContext } from '../../common/http/request-context';
 import { PLURAL_SEPARATOR } from '../../common/text/word-count';
-import {
-  ACTION_APPROVE,
-  ACTION_CHANGE,
-  ACTION_COMPLETE,
-  ACTION_MARKED_EDIT,
-  ACTION_NEW,
-  ACTION_NEW_CONTRIBUTOR,
-  ACTION_STRING_REMOVE,
-} from '../changes/change-actions';
-import { ChangeRecord, recordChanges } from '../changes/change-recorder';
-import { applyUnitStateChange, refreshTranslationStatistics } from '../../sync/translation-statistics';
+import { ACTION_STRING_REMOVE } from '../changes/change-actions';
+import { recordChanges } from '../changes/change-recorder';
+import { refreshTranslationStatistics } from '../../sync/translation-statistics';
+import { TRANSLATE_UNIT } from './unit-translate.statement';
 import { parseUnitWriteBody, UnitWriteBody } from './dto/unit-bodies';
 import { UnitWriteResponse, splitPlurals } from './unit.response';
 import { parseUnitId } from './units-read.service';
@@ -48,14 +41,8 @@ interface EditableUnit {
 /** States a translation edit may set (weblate-api.md §10.2, 4.x). */
 const SETTABLE_STATES = new Set([0, 10, 20, 30]);
 
-/**
- * The change action an edit records (Weblate 4.x `Unit.generate_change`, weblate-api.md §10.2): needs
- * editing → 37; from a non-empty state → 36 when approving, else 2; from empty → 36 when approving, else 5.
- */
-export function editAction(oldState: number, newState: number): number {
-  if (newState === 10) return ACTION_MARKED_EDIT;
-  if (newState === 30) return ACTION_APPROVE;
-  return oldState >= 10 ? ACTION_CHANGE : ACTION_NEW;
+function writeResponse(unit: { target: string; state: number; explanation: string; extra_flags: string }): UnitWriteResponse {
+  return { target: splitPlurals(unit.target), state: unit.state, explanation: unit.explanation, extra_flags: unit.extra_flags, labels: [] };
 }
 
 @Injectable()
@@ -76,21 +63,26 @@ export class UnitEditService {
     }
     if (doTranslate) this.checkTranslation(ctx, unit, data);
     if (doTranslate) assertComponentUnlocked(unit);
-    await this.dataSource.transaction(async (manager) => {
-      if (doSource) {
-        await manager.query('UPDATE units SET explanation = $2, extra_flags = $3 WHERE id = $1', [
-          unit.id,
-          data.explanation ?? unit.explanation,
-          data.extra_flags ?? unit.extra_flags,
-        ]);
-      }
-      if (doTranslate) await this.translate(manager, ctx.caller!.id, unit, data.target!.join(PLURAL_SEPARATOR), data.state!);
-    });
+    if (doSource) {
+      await this.dataSource.query('UPDATE units SET explanation = $2, extra_flags = $3 WHERE id = $1', [
+        unit.id,
+        data.explanation ?? unit.explanation,
+        data.extra_flags ?? unit.extra_flags,
+      ]);
+    }
+    if (doTranslate) {
+      // Stores the edit, its history and the counters in one statement (unit-translate.statement.ts).
+      const [result] = await TRANSLATE_UNIT.run(this.dataSource, [unit.id, data.target!.join(PLURAL_SEPARATOR), data.state!, ctx.caller!.id, ctx.can('unit.review')]);
+      if (!result.found) throw notFound();
+      // The unit changed between the checks above and the write: the rules are applied to what it is now.
+      if (!result.allowed) throw permissionDenied(result.state === 100 ? 'The string is read-only.' : 'Insufficient privileges for approving.');
+      return writeResponse(result);
+    }
     const [current]: Array<{ target: string; state: number; explanation: string; extra_flags: string }> = await this.dataSource.query(
       'SELECT target, state, explanation, extra_flags FROM units WHERE id = $1',
       [unit.id],
     );
-    return { target: splitPlurals(current.target), state: current.state, explanation: current.explanation, extra_flags: current.extra_flags, labels: [] };
+    return writeResponse(current);
   }
 
   /**
@@ -158,58 +150,6 @@ export class UnitEditService {
     if (!ctx.can('unit.edit')) throw permissionDenied();
     // Approving (30) or un-approving an approved string needs unit.review (weblate-api.md §2.5).
     if ((data.state === 30 || unit.state === 30) && !ctx.can('unit.review')) throw permissionDenied('Insufficient privileges for approving.');
-  }
-
-  /**
-   * Stores the edit, marks it pending for write-back and records the history (§10.2). The unit row is locked
-   * first and the old values are re-read under the lock, so concurrent edits of one unit apply one after the
-   * other and each records (and counts) the state it really replaced.
-   */
-  private async translate(manager: EntityManager, userId: number, unit: EditableUnit, target: string, state: number): Promise<void> {
-    const [current]: Array<{ target: string; state: number; num_words: number; num_chars: number }> = await manager.query(
-      'SELECT target, state, num_words, num_chars FROM units WHERE id = $1 FOR UPDATE',
-      [unit.id],
-    );
-    if (!current) throw notFound();
-    // Identical target and state: nothing changes and nothing is recorded.
-    if (target === current.target && state === current.state) return;
-    await manager.query('UPDATE units SET target = $2, state = $3, pending = true WHERE id = $1', [unit.id, target, state]);
-    const scope = {
-      projectId: unit.project_id,
-      componentId: unit.component_id,
-      translationId: unit.translation_id,
-      languageId: unit.language_id,
-      userId,
-      authorId: userId,
-    };
-    const [{ contributed }]: Array<{ contributed: boolean }> = await manager.query(
-      'SELECT EXISTS (SELECT 1 FROM changes WHERE translation_id = $1 AND user_id = $2) AS contributed',
-      [unit.translation_id, userId],
-    );
-    const records: ChangeRecord[] = [];
-    if (!contributed) records.push({ ...scope, action: ACTION_NEW_CONTRIBUTOR, unitId: unit.id, target: '' });
-    records.push({
-      ...scope,
-      action: editAction(current.state, state),
-      unitId: unit.id,
-      target,
-      old: current.target,
-      details: { state, old_state: current.state, source: unit.source, context: unit.context },
-    });
-    await recordChanges(manager, records);
-    // One unit changed state: move the counters by its delta instead of re-aggregating every unit.
-    const after = await applyUnitStateChange(
-      manager,
-      unit.translation_id,
-      { state: current.state, numWords: current.num_words, numChars: current.num_chars },
-      state,
-      { authorId: userId },
-    );
-    // 1 "Translation completed" when this edit completed the translation.
-    const translatedBefore = after.translated - (state >= 20 ? 1 : 0) + (current.state >= 20 ? 1 : 0);
-    if (after.translated === after.total && translatedBefore < after.total) {
-      await recordChanges(manager, [{ ...scope, action: ACTION_COMPLETE, unitId: null, target: '' }]);
-    }
   }
 
   private async load(manager: EntityManager, id: string): Promise<EditableUnit> {
