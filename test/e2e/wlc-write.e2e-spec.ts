@@ -8,6 +8,7 @@ import { createGitSandbox, type GitSandbox } from '../../src/vcs/testing/git-san
 import { authHeader } from '../support/contract';
 import { createProject } from '../support/factories';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
+import { describeWithWlc } from '../support/wlc-available';
 
 const run = promisify(execFile);
 
@@ -15,7 +16,7 @@ const run = promisify(execFile);
  * The write commands of Weblate's CLI (`wlc` 1.13; wlc-client.md §5, §6.4, §6.5) against a component imported
  * from a git sandbox: each succeeds with a token and is refused without one.
  */
-describe('wlc write commands', () => {
+describeWithWlc('wlc write commands', () => {
   let app: TestApp;
   let db: DataSource;
   let sandbox: GitSandbox;

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { unzipSync } from 'fflate';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
+import { describeWithWlc } from '../support/wlc-available';
 
 const run = promisify(execFile);
 
@@ -13,7 +14,7 @@ const run = promisify(execFile);
  * demo component, command by command (reference/wlc-client.md §5). Each command must exit 0 and print what
  * the API served.
  */
-describe('wlc, the Weblate CLI', () => {
+describeWithWlc('wlc, the Weblate CLI', () => {
   let app: TestApp;
   let workDir: string;
   let apiRoot: string;
