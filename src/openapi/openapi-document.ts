@@ -62,8 +62,64 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     }
   }
   addDefaultErrorResponses(document);
+  Object.assign(document.paths, OPERATOR_PATHS);
   return document;
 }
+
+const READINESS_SCHEMA = {
+  type: 'object',
+  required: ['status', 'checks'],
+  properties: {
+    status: { type: 'string', enum: ['ok', 'unavailable'] },
+    checks: {
+      type: 'object',
+      description: '`ok`, or what went wrong, per dependency (`database`, `job_queue`; `shutdown` while draining)',
+      additionalProperties: { type: 'string' },
+    },
+  },
+};
+
+/**
+ * The operator endpoints outside /api/ (src/ops/health.ts): plain Express handlers, so Nest's scanner does
+ * not see them. Described here so generated clients and Swagger UI know them too; no token, no rate limit.
+ */
+const OPERATOR_PATHS: OpenAPIObject['paths'] = {
+  '/healthz': {
+    get: {
+      operationId: 'getLiveness',
+      summary: 'Liveness: the process answers HTTP',
+      tags: ['operations'],
+      security: [],
+      responses: {
+        200: {
+          description: 'Alive',
+          content: { 'application/json': { schema: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } } } },
+        },
+      },
+    },
+  },
+  '/readyz': {
+    get: {
+      operationId: 'getReadiness',
+      summary: 'Readiness: the database and the job queue answer',
+      tags: ['operations'],
+      security: [],
+      responses: {
+        200: { description: 'Ready', content: { 'application/json': { schema: READINESS_SCHEMA } } },
+        503: { description: 'Not ready (a dependency failed, or the process is shutting down)', content: { 'application/json': { schema: READINESS_SCHEMA } } },
+      },
+    },
+  },
+  '/metrics': {
+    get: {
+      operationId: 'getPrometheusMetrics',
+      summary: 'Prometheus metrics (text exposition format)',
+      tags: ['operations'],
+      security: [],
+      responses: { 200: { description: 'Metrics', content: { 'text/plain': { schema: { type: 'string' } } } } },
+    },
+  },
+};
 
 /** Builds the document once and serves Swagger UI at `/api/docs/`. */
 export function installOpenApi(app: INestApplication): OpenAPIObject {

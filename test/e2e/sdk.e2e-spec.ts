@@ -124,10 +124,21 @@ describe('TypeScript SDK against a running Glossa', () => {
     expect(JSON.parse(file.data as unknown as string).menu.file).toBe('Datei (SDK)');
   });
 
+  it('reads the operator endpoints through the SDK', async () => {
+    const ready = await anonymous.GET('/readyz');
+    expect(ready.response.status).toBe(200);
+    expect(ready.data).toEqual({ status: 'ok', checks: { database: 'ok', job_queue: 'ok' } });
+    const live = await anonymous.GET('/healthz');
+    expect(live.data).toEqual({ status: 'ok' });
+  });
+
   it('the served document and Swagger UI carry the token scheme', async () => {
     const schema = await app.http().get('/api/schema/').expect(200);
     expect(schema.body.components.securitySchemes.token).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
     expect(schema.body.paths['/api/units/{id}/'].patch).toMatchObject({ operationId: 'updateUnit', security: [{ token: [] }, { bearer: [] }] });
+    // The operator endpoints are described too, without a token.
+    expect(schema.body.paths['/readyz'].get).toMatchObject({ operationId: 'getReadiness', security: [] });
+    expect(Object.keys(schema.body.paths['/healthz'].get.responses)).toEqual(['200']);
 
     const page = await app.http().get('/api/docs/').expect(200);
     expect(page.text).toContain('swagger-ui-init.js');
