@@ -65,9 +65,9 @@ export class TranslationFileService {
     const format = typeof query.format === 'string' ? query.format : '';
     // Weblate takes `zip` (the default) or `zip:<exporter>`; exporters are not available here.
     if (!NO_CONVERSION.has(format) && format !== 'zip') throw new ApiValidationError({ format: [`Conversion to ${format} is not supported`] });
-    const rows: Array<{ id: number; filename: string; language_id: number; code: string; plural_number: number; is_source: boolean; last_change: string | null; total: number }> =
+    const rows: Array<{ id: number; filename: string; language_id: number; code: string; plural_number: number; is_source: boolean; last_change: string | null }> =
       await this.dataSource.query(
-        `SELECT t.id, t.filename, t.language_id, l.code, l.plural_number, t.is_source, t.last_change, t.total
+        `SELECT t.id, t.filename, t.language_id, l.code, l.plural_number, t.is_source, t.last_change
            FROM translations t JOIN languages l ON l.id = t.language_id
           WHERE t.component_id = $1 AND t.filename <> '' ORDER BY t.id`,
         [component.id],
@@ -84,7 +84,6 @@ export class TranslationFileService {
         isSource: row.is_source,
         filename: row.filename,
         lastChange: row.last_change,
-        total: row.total,
       };
       const { content, fileTime } = await this.fileContent(translation);
       files[row.filename] = content;

@@ -39,8 +39,6 @@ export interface TranslationRef {
   filename: string;
   /** PostgreSQL text of translations.last_change (microseconds kept), or null. */
   lastChange: string | null;
-  /** The stored number of units (translations.total, kept in the transaction of every insert and delete). */
-  total: number;
 }
 
 const COMPONENT_COLUMNS = `c.id, c.project_id AS "projectId", p.slug AS "projectSlug", c.slug, c.template,
@@ -58,7 +56,6 @@ type TranslationRow = ComponentRef & {
   isSource: boolean;
   filename: string;
   lastChange: string | null;
-  total: number;
 };
 
 // Most requests under /api/components/ and /api/translations/ start with one of these: prepared statements.
@@ -66,8 +63,7 @@ const PROJECT_ID = new PreparedStatement<{ id: number }>('SELECT id FROM project
 const COMPONENT_BY_SLUGS = new PreparedStatement<ComponentRef>(`SELECT ${COMPONENT_COLUMNS} FROM ${COMPONENT_JOINS} WHERE p.slug = $1 AND c.slug = $2`);
 const TRANSLATION_BY_PATH = new PreparedStatement<TranslationRow>(
   `SELECT ${COMPONENT_COLUMNS}, t.id AS "translationId", t.language_id AS "languageId", l.code AS "languageCode",
-          l.plural_number AS "pluralNumber", t.is_source AS "isSource", t.filename, t.last_change AS "lastChange",
-          t.total
+          l.plural_number AS "pluralNumber", t.is_source AS "isSource", t.filename, t.last_change AS "lastChange"
      FROM translations t
      JOIN languages l ON l.id = t.language_id
      JOIN components c ON c.id = t.component_id
@@ -96,7 +92,7 @@ export class TranslationLookup {
   async translation(projectSlug: string, componentSlug: string, languageCode: string): Promise<TranslationRef> {
     const rows = await TRANSLATION_BY_PATH.run(this.dataSource, [projectSlug, componentSlug, languageCode]);
     if (rows.length === 0) throw notFound();
-    const { translationId, languageId, languageCode: code, pluralNumber, isSource, filename, lastChange, total, ...component } = rows[0];
-    return { id: translationId, component, languageId, languageCode: code, pluralNumber, isSource, filename, lastChange, total };
+    const { translationId, languageId, languageCode: code, pluralNumber, isSource, filename, lastChange, ...component } = rows[0];
+    return { id: translationId, component, languageId, languageCode: code, pluralNumber, isSource, filename, lastChange };
   }
 }

@@ -5,7 +5,7 @@ import { ApiValidationError, notFound } from '../../common/http/api-errors';
 import type { ApiCaller } from '../../common/http/request-context';
 import { PreparedStatement } from '../../database/prepared-statement';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
-import { TranslationLookup, TranslationRef } from '../translations/translation-lookup.service';
+import { TranslationLookup } from '../translations/translation-lookup.service';
 import { compileUnitQuery, UnitQueryError } from './unit-query';
 import { UNIT_COLUMNS, UNIT_SELECT, UnitRow } from './unit.response';
 
@@ -34,12 +34,22 @@ export function parseUnitId(raw: string): string {
   return raw;
 }
 
-// The unfiltered page of a translation (positionPage): prepared, it is the busiest read of the API. The
-// largest position comes from the end of the (translation_id, position) index, once per statement.
-const POSITION_RANGE = new PreparedStatement<UnitRow & { last_position: number | null }>(
-  `SELECT ${UNIT_COLUMNS}, $4::text AS project_slug, $5::text AS component_slug, $6::text AS language_code,
-          (SELECT max(position) FROM units WHERE translation_id = $1) AS last_position
-     FROM units u WHERE u.translation_id = $1 AND u.position BETWEEN $2 AND $3 ORDER BY u.position, u.id`,
+// The unfiltered page of a translation, the busiest read of the API, is one prepared statement: the
+// translation found by its path, its stored total, its highest position (the end of the (translation_id,
+// position) index) and the units of the page's position range. A LEFT JOIN keeps one row (with no unit) when
+// the range is empty, so a missing translation and an empty page stay apart.
+type PositionRangeRow = UnitRow & { found_translation_id: number; translation_total: number; last_position: number | null };
+const POSITION_RANGE = new PreparedStatement<PositionRangeRow>(
+  `WITH tr AS (
+     SELECT t.id, t.total FROM translations t JOIN components c ON c.id = t.component_id JOIN projects p ON p.id = c.project_id
+      JOIN languages l ON l.id = t.language_id
+      WHERE p.slug = $1 AND c.slug = $2 AND l.code = $3
+   )
+   SELECT ${UNIT_COLUMNS}, $1::text AS project_slug, $2::text AS component_slug, $3::text AS language_code,
+          tr.id AS found_translation_id, tr.total AS translation_total,
+          (SELECT max(position) FROM units WHERE translation_id = tr.id) AS last_position
+     FROM tr LEFT JOIN units u ON u.translation_id = tr.id AND u.position BETWEEN $4 AND $5
+    ORDER BY u.position, u.id`,
 );
 
 /** Unit reads: every list is one count and one joined page query, whatever the page size (no N+1). */
@@ -55,11 +65,15 @@ export class UnitsReadService {
    * Weblate orders by id, which agrees for imported files).
    */
   async listForTranslation(projectSlug: string, componentSlug: string, languageCode: string, query: Record<string, unknown>, pageRequest: PageRequest): Promise<UnitPage> {
+    const q = query.q;
+    if (pageRequest.page !== 'last' && (q === undefined || q === '')) {
+      const fast = await this.positionPage(projectSlug, componentSlug, languageCode, pageRequest);
+      if (fast !== null) return fast;
+    }
     const translation = await this.lookup.translation(projectSlug, componentSlug, languageCode);
     const params: unknown[] = [translation.id];
     const search = searchCondition(query, params);
-    if (search) return this.page(`u.translation_id = $1 AND ${search}`, params, 'u.position, u.id', pageRequest);
-    return this.positionPage(translation, pageRequest);
+    return this.page(search ? `u.translation_id = $1 AND ${search}` : 'u.translation_id = $1', params, 'u.position, u.id', pageRequest);
   }
 
   /**
@@ -69,27 +83,22 @@ export class UnitsReadService {
    * file order, adds append, removals close the gap) page p is `position BETWEEN offset+1 AND offset+size`,
    * an index range on (translation_id, position). As a guard against a writer breaking that numbering, the
    * largest position must equal the count and the rows must come back as exactly those positions; otherwise
-   * the page is read the general way (count + OFFSET). The guard cannot see every broken numbering (a
-   * duplicate balanced by a gap below the page keeps both true); a unique index on (translation_id, position)
-   * would make the numbering a constraint (docs/performance.md).
+   * null is answered and the page is read the general way (count + OFFSET). The guard cannot see every broken
+   * numbering (a duplicate balanced by a gap below the page keeps both true); a unique index on
+   * (translation_id, position) would make the numbering a constraint (docs/performance.md).
    */
-  private async positionPage(translation: TranslationRef, pageRequest: PageRequest): Promise<UnitPage> {
-    const total = translation.total;
-    const page = resolvePage(pageRequest, total);
-    // The slugs are the translation's, known from the lookup: no joins (UNIT_SELECT joins four tables per row).
-    const rows = await POSITION_RANGE.run(this.dataSource, [
-      translation.id,
-      page.offset + 1,
-      page.offset + page.size,
-      translation.component.projectSlug,
-      translation.component.slug,
-      translation.languageCode,
-    ]);
-    const expected = Math.max(0, Math.min(page.size, total - page.offset));
-    const dense = rows.length > 0 && rows[0].last_position === total && rows.length === expected && rows.every((row, index) => row.position === page.offset + 1 + index);
-    // The extra last_position column is not a wire field: toUnitResponse lists the fields it writes.
-    if (dense) return { page, count: total, rows };
-    return this.page('u.translation_id = $1', [translation.id], 'u.position, u.id', pageRequest);
+  private async positionPage(projectSlug: string, componentSlug: string, languageCode: string, pageRequest: PageRequest): Promise<UnitPage | null> {
+    const page = pageRequest.page as number;
+    const offset = (page - 1) * pageRequest.size;
+    const found = await POSITION_RANGE.run(this.dataSource, [projectSlug, componentSlug, languageCode, offset + 1, offset + pageRequest.size]);
+    if (found.length === 0) throw notFound();
+    const total = found[0].translation_total;
+    const resolved = resolvePage(pageRequest, total);
+    // The extra columns are not wire fields: toUnitResponse lists the fields it writes.
+    const rows = found[0].id === null ? [] : found;
+    const expected = Math.max(0, Math.min(resolved.size, total - resolved.offset));
+    const dense = rows.length > 0 && found[0].last_position === total && rows.length === expected && rows.every((row, index) => row.position === resolved.offset + 1 + index);
+    return dense ? { page: resolved, count: total, rows } : null;
   }
 
   /** `/api/units/`: every unit ordered by id (weblate-api.md §5.9), LargePagination. */
