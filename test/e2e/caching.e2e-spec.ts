@@ -6,7 +6,9 @@ import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 // Conditional requests (issue 5, src/common/http/preconditions.ts): ETag on every 200 GET, If-None-Match → 304,
 // If-Match on unit and component writes → 412 when stale.
 
-const STRONG_TAG = /^"[A-Za-z0-9_-]{27}"$/;
+const STRONG_TAG = /^"v?[A-Za-z0-9_-]{27}"$/;
+/** A tag derived from row versions before the body is built (the units page of a translation). */
+const VERSION_TAG = /^"v[A-Za-z0-9_-]{27}"$/;
 
 describe('caching: ETag, If-None-Match and If-Match', () => {
   let app: TestApp;
@@ -35,6 +37,36 @@ describe('caching: ETag, If-None-Match and If-Match', () => {
         const second = await app.http().get(path).expect(200);
         expect(second.headers['etag']).toBe(first.headers['etag']);
       }
+    });
+
+    it('tags a translation units page by its rows\' versions: 304 without building it, a new tag after any change on it', async () => {
+      const units = `${translationPath()}units/?page_size=3`;
+      const first = await app.http().get(units).expect(200);
+      const etag = first.headers['etag'];
+      expect(etag).toMatch(VERSION_TAG);
+      expect(first.body.results).toHaveLength(3);
+      const cached = await app.http().get(units).set('If-None-Match', etag).expect(304);
+      expect(cached.text ?? '').toBe('');
+      expect(cached.headers['etag']).toBe(etag);
+      expect(cached.headers['vary']).toBe('Accept');
+      expect(cached.headers['allow']).toBe(first.headers['allow']);
+      await app.http().head(units).set('If-None-Match', `W/${etag}`).expect(304);
+      // Another page, another page size, another link host or format: other bodies, other tags.
+      const page2 = await app.http().get(`${units}&page=2`).expect(200);
+      const wider = await app.http().get(`${translationPath()}units/?page_size=4`).expect(200);
+      const otherHost = await app.http().get(units).set('Host', 'glossa.example:8080').expect(200);
+      expect(new Set([etag, page2.headers['etag'], wider.headers['etag'], otherHost.headers['etag']]).size).toBe(4);
+      // A unit of the page changes: the old tag gets the full, new body.
+      await app.http().patch(`/api/units/${csUnit(2)}/`).set(...admin).send({ target: ['Nové znění'], state: 20 }).expect(200);
+      const changed = await app.http().get(units).set('If-None-Match', etag).expect(200);
+      expect(changed.headers['etag']).toMatch(VERSION_TAG);
+      expect(changed.headers['etag']).not.toBe(etag);
+      expect(changed.body.results[2].target).toEqual(['Nové znění']);
+      // A unit outside the page changes: page 1 keeps its tag, page 2 gets a new one.
+      const pageOneTag = changed.headers['etag'];
+      await app.http().patch(`/api/units/${csUnit(4)}/`).set(...admin).send({ target: ['Jinde'], state: 20 }).expect(200);
+      await app.http().get(units).set('If-None-Match', pageOneTag).expect(304);
+      await app.http().get(`${units}&page=2`).set('If-None-Match', page2.headers['etag']).expect(200);
     });
 
     it('answers 304 without a body when If-None-Match names the current tag (also weak form, lists and *)', async () => {

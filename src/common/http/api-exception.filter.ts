@@ -1,7 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiError, ApiValidationError, defaultDetail } from './api-errors';
-import { sendJson } from './send-json';
+import { NotModified } from './preconditions';
+import { sendJson, sendNotModified } from './send-json';
 
 interface BodyParserError {
   type?: string;
@@ -19,6 +20,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
+    if (exception instanceof NotModified) {
+      if (!response.headersSent) sendNotModified(response, exception.etag);
+      return;
+    }
     const { status, body, headers } = this.describe(exception);
     if (response.headersSent) return;
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);

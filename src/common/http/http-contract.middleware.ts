@@ -50,11 +50,12 @@ export function httpContractMiddleware(routes: RouteTable, config: AppConfig): R
       sendJson(response, 405, { detail: `Method "${request.method}" not allowed.` });
       return;
     }
-    attachRequestContext(response, new RequestContext(LinkBuilder.forRequest(request, config), path, request.query as Record<string, unknown>));
+    const context = new RequestContext(LinkBuilder.forRequest(request, config), path, request.query as Record<string, unknown>, request.headers['if-none-match']);
+    attachRequestContext(response, context);
     // Handlers return plain objects; Nest hands them to res.json, which would lose 64-bit precision and
     // one-decimal percentages and add a charset. Route them through our writer instead.
     response.json = (body: unknown) => {
-      sendJson(response, response.statusCode, body);
+      sendJson(response, response.statusCode, body, context.etag);
       return response;
     };
     next();

@@ -38,6 +38,26 @@ export function matchHits(header: string, etag: string): boolean {
   return tags.includes('*') || tags.includes(etag);
 }
 
+/**
+ * Answering 304 before the body is built (issue 5: "cheap: no full serialization"). A handler that can name
+ * what its body is made of — the versions of the rows it read (PostgreSQL's `xmin` changes with every
+ * update of a row) plus everything taken from the request — derives its entity tag from that instead of
+ * from the bytes, and throws this when the client's If-None-Match already names it. The exception filter
+ * turns it into the 304; the mapper and the JSON writer never run.
+ */
+export class NotModified extends Error {
+  constructor(readonly etag: string) {
+    super('Not modified');
+  }
+}
+
+/** A weak-comparison-safe strong tag over the parts a body is made of (`"v…"`, distinct from body hashes). */
+export function versionTag(parts: readonly (string | number | null)[]): string {
+  const hash = createHash('sha1');
+  for (const part of parts) hash.update(`${part === null ? '\u0000' : String(part)}\u0001`);
+  return `"v${hash.digest('base64url')}"`;
+}
+
 export const preconditionFailed = (): ApiError =>
   new ApiError(412, 'Precondition failed: the resource has changed since it was read (If-Match does not match its current ETag).');
 

@@ -2,6 +2,7 @@ import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { LinkBuilder } from '../links/link-builder';
 import type { PageContext } from '../pagination/list-envelope';
+import { noneMatchHits, NotModified, versionTag } from './preconditions';
 
 /** The caller as the API's rules need it; null for anonymous requests. */
 export interface ApiCaller {
@@ -15,12 +16,31 @@ export class RequestContext implements PageContext {
   caller: ApiCaller | null = null;
   /** Permissions on the object the path names, set by the auth guard (src/common/auth/scope-access.ts). */
   access: { can(permission: string): boolean } | null = null;
+  /** The entity tag of this response when the handler derived it from row versions (see useVersionTag). */
+  etag: string | null = null;
 
   constructor(
     readonly links: LinkBuilder,
     readonly path: string,
     readonly query: Record<string, unknown>,
+    /** The request's If-None-Match header, if any. */
+    readonly ifNoneMatch?: string,
   ) {}
+
+  /**
+   * Makes the response's ETag a tag of `rowVersions` (what the body is made of in the database) together
+   * with everything the body takes from the request (path, query, link origin and format, web links' base),
+   * and throws NotModified when the request's If-None-Match names that tag: 304 without building the body.
+   * The caller must name every row version the body depends on.
+   */
+  useVersionTag(rowVersions: readonly (string | number | null)[]): void {
+    const query = Object.keys(this.query)
+      .sort()
+      .map((key) => `${key}=${JSON.stringify(this.query[key])}`)
+      .join('&');
+    this.etag = versionTag([this.path, query, this.links.origin, this.links.formatValue, this.links.web(''), ...rowVersions]);
+    if (noneMatchHits(this.ifNoneMatch, this.etag)) throw new NotModified(this.etag);
+  }
 
   get isAuthenticated(): boolean {
     return this.caller !== null;

@@ -7,12 +7,13 @@ import { entityTag, noneMatchHits } from './preconditions';
  * with `Content-Type: application/json` exactly as the spec shows it (no charset parameter). A 200 answer to
  * GET/HEAD also gets an ETag, and 304 when the request's If-None-Match names it (preconditions.ts).
  */
-export function sendJson(response: Response, status: number, body: unknown): void {
+export function sendJson(response: Response, status: number, body: unknown, versionEtag: string | null = null): void {
   const payload = Buffer.from(serializeJson(body), 'utf8');
   const method = response.req?.method;
   if (status === 200 && (method === 'GET' || method === 'HEAD')) {
     // Every successful read carries its validator; a client holding it gets 304 without the body (preconditions.ts).
-    const etag = entityTag(payload);
+    // A tag the handler derived from row versions replaces the hash of the bytes.
+    const etag = versionEtag ?? entityTag(payload);
     response.setHeader('ETag', etag);
     if (noneMatchHits(response.req.headers['if-none-match'], etag)) {
       response.status(304);
@@ -24,4 +25,11 @@ export function sendJson(response: Response, status: number, body: unknown): voi
   response.setHeader('Content-Type', 'application/json');
   response.setHeader('Content-Length', String(payload.length));
   response.end(payload);
+}
+
+/** 304 for a tag derived before the body was built (NotModified, preconditions.ts). */
+export function sendNotModified(response: Response, etag: string): void {
+  response.setHeader('ETag', etag);
+  response.status(304);
+  response.end();
 }

@@ -30,7 +30,9 @@ export class TranslationUnitsController {
     @Param('component') component: string,
     @Param('language') language: string,
   ): Promise<ListEnvelope<UnitResponse>> {
-    const { page, count, rows } = await this.units.listForTranslation(project, component, language, ctx.query, parsePageRequest(ctx.query));
+    const { page, count, rows, versions } = await this.units.listForTranslation(project, component, language, ctx.query, parsePageRequest(ctx.query));
+    // 304 before the page is mapped and written when the client holds the current tag (issue 5).
+    if (versions) ctx.useVersionTag(versions);
     return listEnvelope(ctx, page, count, rows.map((row) => toUnitResponse(row, ctx.links)));
   }
 

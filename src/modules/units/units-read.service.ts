@@ -13,6 +13,11 @@ export interface UnitPage {
   page: ResolvedPage;
   count: number;
   rows: UnitRow[];
+  /**
+   * What the page is made of in the database, when known without building it: the count and each unit's
+   * id and row version (xmin). The response's ETag is derived from it (RequestContext.useVersionTag).
+   */
+  versions?: Array<string | number>;
 }
 
 /** `q` as a SQL condition, or 400 `{"q": ["Could not parse query string: ..."]}` (weblate-api.md §7.1). */
@@ -38,7 +43,7 @@ export function parseUnitId(raw: string): string {
 // translation found by its path, its stored total, its highest position (the end of the (translation_id,
 // position) index) and the units of the page's position range. A LEFT JOIN keeps one row (with no unit) when
 // the range is empty, so a missing translation and an empty page stay apart.
-type PositionRangeRow = UnitRow & { found_translation_id: number; translation_total: number; last_position: number | null };
+type PositionRangeRow = UnitRow & { found_translation_id: number; translation_total: number; last_position: number | null; row_version: string | null };
 const POSITION_RANGE = new PreparedStatement<PositionRangeRow>(
   `WITH tr AS (
      SELECT t.id, t.total FROM translations t JOIN components c ON c.id = t.component_id JOIN projects p ON p.id = c.project_id
@@ -46,7 +51,7 @@ const POSITION_RANGE = new PreparedStatement<PositionRangeRow>(
       WHERE p.slug = $1 AND c.slug = $2 AND l.code = $3
    )
    SELECT ${UNIT_COLUMNS}, $1::text AS project_slug, $2::text AS component_slug, $3::text AS language_code,
-          tr.id AS found_translation_id, tr.total AS translation_total,
+          u.xmin::text AS row_version, tr.id AS found_translation_id, tr.total AS translation_total,
           (SELECT max(position) FROM units WHERE translation_id = tr.id) AS last_position
      FROM tr LEFT JOIN units u ON u.translation_id = tr.id AND u.position BETWEEN $4 AND $5
     ORDER BY u.position, u.id`,
@@ -98,7 +103,9 @@ export class UnitsReadService {
     const rows = found[0].id === null ? [] : found;
     const expected = Math.max(0, Math.min(resolved.size, total - resolved.offset));
     const dense = rows.length > 0 && found[0].last_position === total && rows.length === expected && rows.every((row, index) => row.position === resolved.offset + 1 + index);
-    return dense ? { page: resolved, count: total, rows } : null;
+    if (!dense) return null;
+    // Every wire field of a unit comes from its row, so the row versions and the count name the page.
+    return { page: resolved, count: total, rows, versions: [total, ...rows.map((row) => `${row.id}:${row.row_version}`)] };
   }
 
   /** `/api/units/`: every unit ordered by id (weblate-api.md §5.9), LargePagination. */
