@@ -5,6 +5,7 @@ import { CommitPendingScheduler } from '../../src/sync/commit-pending.scheduler'
 import { createGitSandbox, type GitSandbox } from '../../src/vcs/testing/git-sandbox';
 import { authHeader } from '../support/contract';
 import { createProject } from '../support/factories';
+import { createTeam } from '../support/team-factories';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 import { createUserWithToken } from '../support/users-factories';
 
@@ -12,6 +13,10 @@ import { createUserWithToken } from '../support/users-factories';
 // from a git repository is translated and reviewed through the API, gains and loses a string and a language,
 // is committed and pushed to a bare repository, whose clone holds exactly the expected bytes and commit
 // metadata; then upstream changes, a pull brings them in and records 59 "String updated in the repository".
+// The translator is an ordinary user whose rights come from a project team (project_selection 0) holding the
+// built-in roles "Review strings" (translate + approve), "Edit source" (unit.add/unit.delete) and "Manage
+// languages" (translation.add/delete); it has no vcs.* right, so the administrator runs the repository
+// operations, and the commits still carry the translator as author of their edits.
 
 const TEMPLATE = '{"app": {"title": "Weblate", "greeting": "Hello, {name}!"}, "cart": {"items": "{count} items in cart"}}\n';
 
@@ -22,6 +27,7 @@ describe('repository round-trip', () => {
   let translator: { id: number; token: string };
   const admin = authHeader(TEST_ADMIN_TOKEN);
   let as: [string, string];
+  let roundtripProjectId: number;
 
   const git = (cwd: string, ...args: string[]) => sandbox.git(cwd, args);
 
@@ -47,19 +53,25 @@ describe('repository round-trip', () => {
     return row.id;
   }
 
-  const operate = (operation: string) => app.http().post('/api/components/roundtrip/app/repository/').set(...as).send({ operation }).expect(200);
+  const operate = (operation: string) => app.http().post('/api/components/roundtrip/app/repository/').set(...admin).send({ operation }).expect(200);
 
   beforeAll(async () => {
     app = await createTestApp();
     db = app.glossa.app.get(DataSource);
-    translator = await createUserWithToken(db, 'tereza', { isSuperuser: true, fullName: 'Tereza Překladatelová', email: 'tereza@example.org' });
+    translator = await createUserWithToken(db, 'tereza', { fullName: 'Tereza Překladatelová', email: 'tereza@example.org' });
     as = authHeader(translator.token);
     sandbox = await createGitSandbox({
       'sources/app.json': TEMPLATE,
       'translations/cs/app.json': '{"app": {"title": "Weblate"}}\n',
       'translations/de/app.json': '{"app": {"title": "Weblate"}}\n',
     });
-    await createProject(db, { name: 'Roundtrip', slug: 'roundtrip', translationReview: true });
+    roundtripProjectId = (await createProject(db, { name: 'Roundtrip', slug: 'roundtrip', translationReview: true })).id;
+    await createTeam(app, TEST_ADMIN_TOKEN, {
+      name: 'Roundtrip translators',
+      roles: ['Review strings', 'Edit source', 'Manage languages'],
+      projectIds: [roundtripProjectId],
+      members: ['tereza'],
+    });
     const created = await app
       .http()
       .post('/api/projects/roundtrip/components/')
@@ -99,20 +111,23 @@ describe('repository round-trip', () => {
     await patch(await unitId('cs', 'app.greeting'), 'Ahoj, {name}!', 20);
     await patch(await unitId('cs', 'cart.items'), '{count} položek v košíku', 30);
     await patch(await unitId('cs', 'menu.file'), 'Soubor', 20);
-    const pending = await app.http().get('/api/translations/roundtrip/app/cs/repository/').set(...as).expect(200);
+    // The translator may not use the repository (no vcs.* right): status and operations are 403 for them.
+    await app.http().get('/api/translations/roundtrip/app/cs/repository/').set(...as).expect(403);
+    await app.http().post('/api/components/roundtrip/app/repository/').set(...as).send({ operation: 'commit' }).expect(403);
+    const pending = await app.http().get('/api/translations/roundtrip/app/cs/repository/').set(...admin).expect(200);
     expect(pending.body.needs_commit).toBe(true);
     // The download includes the pending changes.
     const download = await app.http().get('/api/translations/roundtrip/app/cs/file/').expect(200);
     expect(JSON.parse(download.text)).toEqual({ app: { greeting: 'Ahoj, {name}!' }, cart: { items: '{count} položek v košíku' }, menu: { file: 'Soubor' } });
 
     expect((await operate('commit')).body).toEqual({ result: true });
-    const committed = await app.http().get('/api/components/roundtrip/app/repository/').set(...as).expect(200);
+    const committed = await app.http().get('/api/components/roundtrip/app/repository/').set(...admin).expect(200);
     expect(committed.body).toMatchObject({ needs_commit: false, needs_push: true });
     const [{ count }] = await db.query('SELECT count(*)::int AS count FROM units WHERE pending');
     expect(count).toBe(0);
 
     expect((await operate('push')).body).toEqual({ result: true });
-    expect((await app.http().get('/api/components/roundtrip/app/repository/').set(...as).expect(200)).body.needs_push).toBe(false);
+    expect((await app.http().get('/api/components/roundtrip/app/repository/').set(...admin).expect(200)).body.needs_push).toBe(false);
 
     // What upstream holds now.
     await git(sandbox.root, 'clone', '--quiet', sandbox.upstream, sandbox.clonePath);
@@ -178,6 +193,6 @@ describe('repository round-trip', () => {
     const upstream = await git(sandbox.root, '--git-dir', sandbox.upstream, 'show', 'main:translations/cs/app.json');
     expect(upstream).toContain('"greeting": "Čau, {name}!"');
     expect(await git(sandbox.root, '--git-dir', sandbox.upstream, 'log', '-1', '--format=%an', 'main')).toBe('Tereza Překladatelová\n');
-    expect((await app.http().get('/api/components/roundtrip/app/repository/').set(...as).expect(200)).body).toMatchObject({ needs_commit: false, needs_push: false });
+    expect((await app.http().get('/api/components/roundtrip/app/repository/').set(...admin).expect(200)).body).toMatchObject({ needs_commit: false, needs_push: false });
   });
 });
