@@ -265,6 +265,13 @@ describe('permissions', () => {
       await expectMatrix('get', `/api/tasks/${tasks.pub}/`, undefined, { anonymous: 200, plain: 200, translator: 200, projectAdmin: 200, superuser: 200 });
       await expectMatrix('delete', `/api/tasks/${tasks.pub}/`, undefined, projectWrite(403, 204));
       expect((await app.http().get(`/api/tasks/${tasks.pub}/`).expect(200)).body).toMatchObject({ completed: true, result: 'Cancelled' });
+      // The project admin of pub has component.edit there only: a task of another project's component is not theirs to cancel.
+      const elsewhere = await createProject(ds, { name: 'Elsewhere', slug: 'elsewhere' });
+      const side = await createComponent(ds, elsewhere, { name: 'Side', slug: 'side' });
+      const foreign = await insertTask(side.id, 'running');
+      await request('projectAdmin', 'get', `/api/tasks/${foreign}/`).expect(200);
+      await request('projectAdmin', 'delete', `/api/tasks/${foreign}/`).expect(403);
+      await request('superuser', 'delete', `/api/tasks/${foreign}/`).expect(204);
     });
 
     it('teams, roles, users and tokens need the global admin permissions', async () => {

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { PreparedStatement } from '../../database/prepared-statement';
 import { notAuthenticated, notFound } from '../http/api-errors';
 import type { ApiCaller, RequestContext } from '../http/request-context';
-import { componentIdVisibleSql, globalPermissionsSql, parameterizedCaller, scopeQuerySql } from './access-sql';
+import { globalPermissionsSql, parameterizedCaller, scopeQuerySql } from './access-sql';
 
 /** What the caller may do on the object the request path names; services ask it through ctx.can(). */
 export class AccessGrant {
@@ -25,7 +25,9 @@ function decode(segment: string): string {
 }
 
 /** The objects a path can name, each found by a lookup whose parameters are the path's segments. */
-type ScopeKind = 'project' | 'component' | 'translation' | 'unit' | 'change';
+type ScopeKind = 'project' | 'component' | 'translation' | 'unit' | 'change' | 'task';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Each lookup answers project_id, component_id, language_id; `$n` are numbered from `first`. */
 const SCOPE_LOOKUPS: Record<ScopeKind, (first: number) => string> = {
@@ -39,6 +41,10 @@ const SCOPE_LOOKUPS: Record<ScopeKind, (first: number) => string> = {
                   FROM units u JOIN translations t ON t.id = u.translation_id JOIN components co ON co.id = t.component_id
                  WHERE u.id = $${n}`,
   change: (n) => `SELECT ch.project_id, ch.component_id, ch.language_id FROM changes ch WHERE ch.id = $${n} AND ch.project_id IS NOT NULL`,
+  // A task belongs to its component (weblate-api.md §5.14): seen and cancelled with the component's rights.
+  // A removal task outlives its component; it then names nothing and inherits no restriction.
+  task: (n) => `SELECT co.project_id, co.id AS component_id, NULL::int AS language_id
+                  FROM tasks tk JOIN components co ON co.id = tk.component_id WHERE tk.id = $${n}::uuid`,
 };
 
 /** The scope a path names and the lookup's parameters, or null when it names none (lists, the root, ...). */
@@ -48,6 +54,7 @@ function scopeOf(resource: string | undefined, a: string | undefined, b: string 
   if (resource === 'translations' && a !== undefined && b !== undefined && c !== undefined) return { kind: 'translation', params: [a, b, c] };
   if (resource === 'units' && a !== undefined && /^\d{1,18}$/.test(a)) return { kind: 'unit', params: [a] };
   if (resource === 'changes' && a !== undefined && /^\d{1,18}$/.test(a)) return { kind: 'change', params: [a] };
+  if (resource === 'tasks' && a !== undefined && UUID.test(a)) return { kind: 'task', params: [a] };
   return null;
 }
 
@@ -149,8 +156,6 @@ export async function resolveRequestAccess(
   if (resource === 'users' && a !== undefined && b === 'notifications') {
     // Owner or admin only; others get 404 so users cannot be enumerated (GHSA-3pmh-24wp-xpf4).
     if (!caller?.isSuperuser && caller?.username !== a) throw notFound();
-  } else if (resource === 'tasks' && a !== undefined && /^[0-9a-f-]{36}$/i.test(a)) {
-    await checkTaskVisible(dataSource, caller, a);
   }
   if (scope === null || row?.project_id === null || row?.project_id === undefined) {
     ctx.access = new AccessGrant(caller, new Set(caller?.isSuperuser ? [] : (row?.permissions ?? [])));
@@ -158,14 +163,4 @@ export async function resolveRequestAccess(
   }
   if (!caller?.isSuperuser && (!row.visible || !row.project_visible)) throw notFound();
   ctx.access = new AccessGrant(caller, new Set(row.permissions ?? []));
-}
-
-/** A task is visible with its component; a removal task outlives its component and then inherits no restriction. */
-async function checkTaskVisible(dataSource: DataSource, caller: ApiCaller | null, taskId: string): Promise<void> {
-  const rows: Array<{ visible: boolean }> = await dataSource.query(
-    `SELECT (NOT EXISTS (SELECT 1 FROM components gone WHERE gone.id = t.component_id) OR ${componentIdVisibleSql(caller, 't.component_id')}) AS visible
-       FROM tasks t WHERE t.id = $1 AND t.component_id IS NOT NULL`,
-    [taskId],
-  );
-  if (rows.length > 0 && !rows[0].visible) throw notFound();
 }
