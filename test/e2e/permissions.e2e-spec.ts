@@ -176,10 +176,12 @@ describe('permissions', () => {
       await expectMatrix('patch', '/api/projects/pub/', { instructions: 'Be kind.' }, projectWrite(403, 200), { detail: 'Can not edit project' });
       await expectMatrix('put', '/api/projects/pub/', { name: 'Public', slug: 'pub', web: 'https://example.org/' }, projectWrite(403, 200), { detail: 'Can not edit project' });
       let n = 0;
-      // Without a body: 401 anonymous, 400 for the superuser. (Signed-in users without project.add get 400 too:
-      // the body is validated before the permission, unlike Weblate, which refuses first; not asserted here.)
-      await request('anonymous', 'post', '/api/projects/').expect(401, NOT_AUTHENTICATED);
-      await request('superuser', 'post', '/api/projects/').expect(400);
+      // Without a body: the permission is checked before the body, as DRF does (403, then 400).
+      await expectMatrix('post', '/api/projects/', {}, { anonymous: 401, plain: 403, translator: 403, projectAdmin: 403, superuser: 400 }, { detail: 'Can not create projects' });
+      await expectMatrix('put', '/api/projects/pub/', {}, projectWrite(403, 400), { detail: 'Can not edit project' });
+      await expectMatrix('patch', '/api/projects/pub/', { web: 'not a url' }, projectWrite(403, 400), { detail: 'Can not edit project' });
+      // ... and a project that does not exist is 404 before either.
+      await expectMatrix('put', '/api/projects/no-such-project/', {}, { anonymous: 401, plain: 404, translator: 404, projectAdmin: 404, superuser: 404 });
       for (const persona of PERSONAS) {
         n += 1;
         const response = await request(persona, 'post', '/api/projects/').send({ name: `Made ${n}`, slug: `made-${n}`, web: 'https://example.org/' });
@@ -296,6 +298,9 @@ describe('permissions', () => {
       const hidden = { anonymous: 401, plain: 404, translator: 404, projectAdmin: 404 };
       await expectMatrix('patch', `/api/groups/${scratch}/`, { name: 'Scratch 2' }, { ...hidden, superuser: 200 }, MANAGE_GROUPS);
       await expectMatrix('put', `/api/groups/${scratch}/`, { name: 'Scratch', project_selection: 0, language_selection: 1 }, { ...hidden, superuser: 200 }, MANAGE_GROUPS);
+      // Existence and permission come before the body: an invisible team is 404 even with an invalid body.
+      await expectMatrix('put', `/api/groups/${scratch}/`, {}, { ...hidden, superuser: 400 });
+      await expectMatrix('post', '/api/users/plain/groups/', {}, globalAdmin(403, 400), MANAGE_USERS);
       const relations: Array<[string, object, string]> = [
         ['roles', { role_id: roles.get('Translate') }, String(roles.get('Translate'))],
         ['projects', { project_id: pub.project.id }, String(pub.project.id)],

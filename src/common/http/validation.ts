@@ -24,3 +24,13 @@ export function createValidationPipe(): ValidationPipe {
     exceptionFactory: (errors) => new ApiValidationError(toFieldErrors(errors)),
   });
 }
+
+/**
+ * Validates a request body against its DTO class as the global pipe would, but when the service decides:
+ * DRF checks the object's existence (404) and the caller's permission (403) before it validates the body
+ * (400), so handlers whose permission depends on the object take the body as `unknown` and call this
+ * after those checks (weblate-api.md §2.3).
+ */
+export async function validateBody<T extends object>(dtoClass: new () => T, body: unknown): Promise<T> {
+  return (await createValidationPipe().transform(body ?? {}, { type: 'body', metatype: dtoClass })) as T;
+}

@@ -4,6 +4,7 @@ import { DataSource, In, Repository } from 'typeorm';
 import { callerGroupsSql } from '../../common/auth/access-sql';
 import { generateUserToken, hashToken } from '../../common/auth/token-hash';
 import { ApiValidationError, notFound, permissionDenied } from '../../common/http/api-errors';
+import { validateBody } from '../../common/http/validation';
 import type { RequestContext } from '../../common/http/request-context';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { Component } from '../components/component.entity';
@@ -12,7 +13,7 @@ import { Project } from '../projects/project.entity';
 import { User } from '../users/user.entity';
 import { Group, Role } from './access.entities';
 import { PERMISSIONS } from './builtin-access';
-import type { CreateGroupDto, CreateRoleDto, UpdateGroupDto, UpdateRoleDto } from './dto/access-write.dto';
+import { type CreateGroupDto, type CreateRoleDto, type UpdateGroupDto, type UpdateRoleDto, UserGroupDto } from './dto/access-write.dto';
 
 const GROUP_RELATIONS = { roles: true, languages: true, projects: true, components: { project: true } } as const;
 type Page<T> = { page: ResolvedPage; count: number; items: T[] };
@@ -58,9 +59,11 @@ export class AccessService {
     return this.getGroup(ctx, String(saved.id));
   }
 
-  async updateGroup(ctx: RequestContext, id: string, dto: UpdateGroupDto): Promise<Group> {
+  /** PUT validates against CreateGroupDto, PATCH against UpdateGroupDto, after the lookup and the permission (§2.3). */
+  async updateGroup(ctx: RequestContext, id: string, body: unknown, dtoClass: new () => UpdateGroupDto): Promise<Group> {
     const group = await this.getGroup(ctx, id);
     this.requireGlobal(ctx, 'group.edit', 'Can not manage groups');
+    const dto = await validateBody(dtoClass, body);
     if (group.internal) throw new ApiValidationError({ name: ['Cannot change this on a built-in team.'] });
     if (dto.name !== undefined && dto.name !== group.name && (await this.groups.existsBy({ name: dto.name }))) {
       throw new ApiValidationError({ name: ['group with this name already exists.'] });
@@ -106,10 +109,11 @@ export class AccessService {
   }
 
   /** `POST/DELETE /api/users/<username>/groups/` (weblate-api.md §5.2). */
-  async setMembership(ctx: RequestContext, username: string, groupId: number, add: boolean): Promise<User> {
+  async setMembership(ctx: RequestContext, username: string, body: unknown, add: boolean): Promise<User> {
     this.requireGlobal(ctx, 'user.edit', 'Can not manage Users');
     const user = await this.dataSource.getRepository(User).findOneBy({ username });
     if (!user) throw notFound();
+    const groupId = (await validateBody(UserGroupDto, body)).group_id;
     const group = await this.groups.findOneBy({ id: groupId });
     if (!group) throw new ApiValidationError({ group_id: ['Group not found.'] });
     if (!user.isActive) throw new ApiValidationError({ username: ['User is not active.'] });

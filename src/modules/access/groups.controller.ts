@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiPaginatedResponse, ApiPagingQuery } from '../../common/openapi/api-paginated-response';
@@ -44,15 +44,17 @@ export class GroupsController {
   @Put(':id')
   @ApiOperation({ operationId: 'replaceGroup', summary: 'Replace a team' })
   @ApiOkResponse({ type: GroupResponse })
-  async replace(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() dto: CreateGroupDto): Promise<GroupResponse> {
-    return toGroupResponse(await this.access.updateGroup(ctx, id, dto), ctx.links);
+  @ApiBody({ type: CreateGroupDto })
+  async replace(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() body: unknown): Promise<GroupResponse> {
+    return toGroupResponse(await this.access.updateGroup(ctx, id, body, CreateGroupDto), ctx.links);
   }
 
   @Patch(':id')
   @ApiOperation({ operationId: 'updateGroup', summary: 'Update a team (partial)' })
   @ApiOkResponse({ type: GroupResponse })
-  async update(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() dto: UpdateGroupDto): Promise<GroupResponse> {
-    return toGroupResponse(await this.access.updateGroup(ctx, id, dto), ctx.links);
+  @ApiBody({ type: UpdateGroupDto })
+  async update(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() body: unknown): Promise<GroupResponse> {
+    return toGroupResponse(await this.access.updateGroup(ctx, id, body, UpdateGroupDto), ctx.links);
   }
 
   @Delete(':id')

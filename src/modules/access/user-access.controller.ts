@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { toUserResponse, UserResponse } from '../users/user.response';
 import { AccessService } from './access.service';
@@ -15,16 +15,18 @@ export class UserAccessController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'addUserGroup', summary: 'Add the user to a team (user.edit)' })
   @ApiOkResponse({ type: UserResponse })
-  async addGroup(@Ctx() ctx: RequestContext, @Param('username') username: string, @Body() dto: UserGroupDto): Promise<UserResponse> {
-    return toUserResponse(await this.access.setMembership(ctx, username, dto.group_id, true), ctx.links);
+  @ApiBody({ type: UserGroupDto })
+  async addGroup(@Ctx() ctx: RequestContext, @Param('username') username: string, @Body() body: unknown): Promise<UserResponse> {
+    return toUserResponse(await this.access.setMembership(ctx, username, body, true), ctx.links);
   }
 
   @Delete('groups')
   @HttpCode(200)
   @ApiOperation({ operationId: 'removeUserGroup', summary: 'Remove the user from a team (user.edit)' })
   @ApiOkResponse({ type: UserResponse })
-  async removeGroup(@Ctx() ctx: RequestContext, @Param('username') username: string, @Body() dto: UserGroupDto): Promise<UserResponse> {
-    return toUserResponse(await this.access.setMembership(ctx, username, dto.group_id, false), ctx.links);
+  @ApiBody({ type: UserGroupDto })
+  async removeGroup(@Ctx() ctx: RequestContext, @Param('username') username: string, @Body() body: unknown): Promise<UserResponse> {
+    return toUserResponse(await this.access.setMembership(ctx, username, body, false), ctx.links);
   }
 
   @Post('token')

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiPaginatedResponse, ApiPagingQuery } from '../../common/openapi/api-paginated-response';
@@ -27,8 +27,9 @@ export class ProjectsController {
   @Post()
   @ApiOperation({ operationId: 'createProject', summary: 'Create a project' })
   @ApiCreatedResponse({ type: ProjectResponse })
-  async create(@Ctx() ctx: RequestContext, @Body() dto: CreateProjectDto, @Res({ passthrough: true }) res: Response): Promise<ProjectResponse> {
-    const body = toProjectResponse(await this.projects.create(ctx, dto), ctx.links);
+  @ApiBody({ type: CreateProjectDto })
+  async create(@Ctx() ctx: RequestContext, @Body() payload: unknown, @Res({ passthrough: true }) res: Response): Promise<ProjectResponse> {
+    const body = toProjectResponse(await this.projects.create(ctx, payload), ctx.links);
     res.setHeader('Location', body.url);
     return body;
   }
@@ -43,15 +44,17 @@ export class ProjectsController {
   @Put(':project')
   @ApiOperation({ operationId: 'replaceProject', summary: 'Replace a project' })
   @ApiOkResponse({ type: ProjectResponse })
-  async replace(@Ctx() ctx: RequestContext, @Param('project') slug: string, @Body() dto: CreateProjectDto): Promise<ProjectResponse> {
-    return toProjectResponse(await this.projects.update(ctx, slug, dto), ctx.links);
+  @ApiBody({ type: CreateProjectDto })
+  async replace(@Ctx() ctx: RequestContext, @Param('project') slug: string, @Body() body: unknown): Promise<ProjectResponse> {
+    return toProjectResponse(await this.projects.update(ctx, slug, body, CreateProjectDto), ctx.links);
   }
 
   @Patch(':project')
   @ApiOperation({ operationId: 'updateProject', summary: 'Update a project (partial)' })
   @ApiOkResponse({ type: ProjectResponse })
-  async update(@Ctx() ctx: RequestContext, @Param('project') slug: string, @Body() dto: UpdateProjectDto): Promise<ProjectResponse> {
-    return toProjectResponse(await this.projects.update(ctx, slug, dto), ctx.links);
+  @ApiBody({ type: UpdateProjectDto })
+  async update(@Ctx() ctx: RequestContext, @Param('project') slug: string, @Body() body: unknown): Promise<ProjectResponse> {
+    return toProjectResponse(await this.projects.update(ctx, slug, body, UpdateProjectDto), ctx.links);
   }
 
   @Delete(':project')

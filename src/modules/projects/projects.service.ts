@@ -4,6 +4,7 @@ import { QueryFailedError, Repository } from 'typeorm';
 import { projectVisibleSql } from '../../common/auth/access-sql';
 import { ApiValidationError, notFound, permissionDenied } from '../../common/http/api-errors';
 import type { ApiCaller, RequestContext } from '../../common/http/request-context';
+import { validateBody } from '../../common/http/validation';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { RemovalTaskScheduler } from '../../sync/removal-task.scheduler';
 import { CreateProjectDto, UpdateProjectDto } from './dto/project-write.dto';
@@ -35,15 +36,18 @@ export class ProjectsService {
   }
 
   /** Weblate 4.x needs the global `project.add` permission; until teams exist only superusers hold it. */
-  async create(ctx: RequestContext, dto: CreateProjectDto): Promise<Project> {
+  async create(ctx: RequestContext, body: unknown): Promise<Project> {
     if (!ctx.can('project.add')) throw permissionDenied('Can not create projects');
+    const dto = await validateBody(CreateProjectDto, body);
     await this.assertUnique(dto.name, dto.slug);
     return this.save(this.projects.create(this.fromDto(dto)));
   }
 
-  async update(ctx: RequestContext, slug: string, dto: UpdateProjectDto): Promise<Project> {
+  /** PUT validates against CreateProjectDto (every field), PATCH against UpdateProjectDto; after the checks (§2.3). */
+  async update(ctx: RequestContext, slug: string, body: unknown, dtoClass: new () => UpdateProjectDto): Promise<Project> {
     const project = await this.getBySlug(slug);
     if (!ctx.can('project.edit')) throw permissionDenied('Can not edit project');
+    const dto = await validateBody(dtoClass, body);
     await this.assertUnique(dto.name, dto.slug, project.id);
     Object.assign(project, this.fromDto(dto));
     return this.save(project);
