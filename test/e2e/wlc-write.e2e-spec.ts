@@ -79,6 +79,13 @@ describeWithWlc('wlc write commands', () => {
     await admin('upload', 'cli/app/cs', '-i', file);
     expect((await app.http().get('/api/translations/cli/app/cs/statistics/').expect(200)).body.translated).toBe(2);
     await admin('upload', 'cli/app/cs', '-i', file, '--overwrite');
+    // The other upload options wlc sends as form fields (wlc-client.md §6.4): method, fuzzy, author.
+    await app.http().post('/api/components/cli/app/translations/').set(...authHeader(TEST_ADMIN_TOKEN)).send({ language_code: 'de' }).expect(201);
+    const fuzzyFile = path.join(workDir, 'de.json');
+    await writeFile(fuzzyFile, '{"hello": "Hallo"}\n');
+    await admin('upload', 'cli/app/de', '-i', fuzzyFile, '--method', 'fuzzy', '--fuzzy', 'process', '--author-name', 'Ute Uploader', '--author-email', 'ute@example.org');
+    const de = (await app.http().get('/api/translations/cli/app/de/units/').expect(200)).body.results as Array<{ context: string; target: string[]; state: number }>;
+    expect(de.find((unit) => unit.context === 'hello')).toMatchObject({ target: ['Hallo'], state: 10 });
     await admin('commit', 'cli/app/cs');
     await admin('push', 'cli/app');
     const upstream = await sandbox.git(sandbox.root, ['--git-dir', sandbox.upstream, 'show', 'main:translations/cs/app.json']);

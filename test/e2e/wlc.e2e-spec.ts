@@ -91,4 +91,17 @@ describeWithWlc('wlc, the Weblate CLI', () => {
     const archive = await readFile(path.join(workDir, 'demo-app.zip'));
     expect(Object.keys(unzipSync(archive)).sort()).toEqual(['sources/app.json', 'translations/cs/app.json', 'translations/de/app.json']);
   });
+
+  it('download every component of a project, and of the whole server', async () => {
+    const projectDir = await mkdtemp(path.join(workDir, 'project-'));
+    expect(await wlc('download', 'demo', '-o', projectDir)).toContain('downloaded translations for project: demo');
+    expect(Object.keys(unzipSync(await readFile(path.join(projectDir, 'demo-app.zip')))).sort()).toContain('translations/cs/app.json');
+    const serverDir = await mkdtemp(path.join(workDir, 'server-'));
+    await wlc('download', '-o', serverDir);
+    expect(Object.keys(unzipSync(await readFile(path.join(serverDir, 'demo-app.zip')))).sort()).toContain('translations/de/app.json');
+  });
+
+  it('version (the client alone)', async () => {
+    expect(await wlc('version')).toMatch(/version: \d+\.\d+/);
+  });
 });
