@@ -13,6 +13,7 @@ describe('malformed request bodies', () => {
   const admin = authHeader(TEST_ADMIN_TOKEN);
   let groupId: number;
   let roleId: number;
+  let subscriptionId: number;
 
   beforeAll(async () => {
     app = await createTestApp();
@@ -20,6 +21,7 @@ describe('malformed request bodies', () => {
     content = await createTranslatedComponent(ds, { project: { name: 'Shape', slug: 'shape' }, component: { name: 'Form', slug: 'form', manageUnits: true } });
     groupId = (await app.http().post('/api/groups/').set(...admin).send({ name: 'Team', project_selection: 0, language_selection: 1 }).expect(201)).body.id;
     roleId = (await app.http().post('/api/roles/').set(...admin).send({ name: 'Role', permissions: [] }).expect(201)).body.id;
+    subscriptionId = (await app.http().get('/api/users/admin/notifications/').set(...admin).expect(200)).body.results[0].id;
   });
 
   afterAll(async () => {
@@ -53,6 +55,15 @@ describe('malformed request bodies', () => {
     { method: 'post', path: '/api/roles/', bodies: [{}, { name: 'R', permissions: 'unit.edit' }, { name: 'R', permissions: ['unit.nope'] }, { name: long, permissions: [] }, { name: 'R', permissions: [5] }] },
     { method: 'patch', path: `/api/roles/ROLE/`, bodies: [{ permissions: ['x'] }, { name: 5 }] },
     { method: 'post', path: '/api/users/admin/groups/', bodies: [{}, { group_id: 'x' }, { group_id: 999999 }] },
+    { method: 'put', path: '/api/components/shape/form/', bodies: [{}, { name: 5, slug: 'form' }] },
+    { method: 'post', path: '/api/projects/shape/repository/', bodies: [{}, { operation: 'explode' }, { operation: 5 }] },
+    { method: 'post', path: '/api/translations/shape/form/cs/repository/', bodies: [{}, { operation: 'explode' }, []] },
+    { method: 'patch', path: '/api/users/admin/', bodies: [{ email: 'not-an-email' }, { is_active: 'perhaps' }, { full_name: long }] },
+    { method: 'put', path: '/api/users/admin/', bodies: [{}, { username: 5 }] },
+    { method: 'patch', path: '/api/users/admin/notifications/SUB/', bodies: [{ scope: 77 }, { frequency: 'daily' }, { notification: 'NoSuchNotification' }] },
+    { method: 'put', path: '/api/users/admin/notifications/SUB/', bodies: [{}, { notification: 'LockNotification', scope: 10 }] },
+    { method: 'post', path: '/api/languages/', bodies: [{}, { code: 5 }, { code: 'xx', name: 'X', direction: 'sideways', plural: { number: 2, formula: 'n != 1' } }] },
+    { method: 'patch', path: '/api/languages/cs/', bodies: [{ direction: 'up' }, { plural: 'x' }, { name: true }] },
   ];
 
   /** A fingerprint of every table a write could touch. */
@@ -67,6 +78,8 @@ describe('malformed request bodies', () => {
              (SELECT md5(string_agg(s::text, ',' ORDER BY s.id)) FROM subscriptions s) AS subscriptions,
              (SELECT md5(string_agg(g::text, ',' ORDER BY g.id)) FROM groups g) AS groups,
              (SELECT md5(string_agg(r::text, ',' ORDER BY r.id)) FROM roles r) AS roles,
+             (SELECT md5(string_agg(l::text, ',' ORDER BY l.id)) FROM languages l) AS languages,
+             (SELECT md5(string_agg(k.key_hash, ',' ORDER BY k.key_hash)) FROM api_tokens k) AS tokens,
              (SELECT count(*) FROM group_roles) + (SELECT count(*) FROM group_projects) + (SELECT count(*) FROM group_components)
                + (SELECT count(*) FROM group_languages) + (SELECT count(*) FROM group_members) AS relations`);
     return JSON.stringify(rows[0]);
@@ -87,7 +100,7 @@ describe('malformed request bodies', () => {
   it('answers bad JSON with DRF’s parse error on every write endpoint', async () => {
     const before = await snapshot();
     for (const { method, path } of cases()) {
-      const target = path.replace('GROUP', String(groupId)).replace('ROLE', String(roleId));
+      const target = path.replace('GROUP', String(groupId)).replace('ROLE', String(roleId)).replace('SUB', String(subscriptionId));
       for (const raw of ['{"name": ', '{name: 1}', '[1, 2', '\u0000']) {
         const response = await app.http()[method](target).set(...admin).set('Content-Type', 'application/json').send(raw);
         const label = `${method} ${target} ${JSON.stringify(raw)}`;
@@ -103,7 +116,7 @@ describe('malformed request bodies', () => {
     const before = await snapshot();
     const failures: string[] = [];
     for (const { method, path, bodies } of cases()) {
-      const target = path.replace('GROUP', String(groupId)).replace('ROLE', String(roleId));
+      const target = path.replace('GROUP', String(groupId)).replace('ROLE', String(roleId)).replace('SUB', String(subscriptionId));
       for (const body of bodies) {
         const response = await app.http()[method](target).set(...admin).set('Content-Type', 'application/json').send(JSON.stringify(body));
         const label = `${method} ${target} ${JSON.stringify(body).slice(0, 80)}`;
