@@ -1,10 +1,9 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
+import { compileServer, freePort, ServerProcess } from '../support/server-process';
 
 // README "Quick start", first command: `npm start` builds the service and starts it with the embedded
 // database (PGlite under DATA_DIR) and the demo project imported from demo/. This runs the compiled server
@@ -35,88 +34,10 @@ function operatorEnvironment(): Record<string, string> {
   return env;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-/** `node dist/main.js` as a child process, as `npm start` runs it. */
-class ServerProcess {
-  private child: ChildProcess | undefined;
-  private exited: Promise<number | null> | undefined;
-  output = '';
-
-  constructor(
-    readonly port: number,
-    private readonly env: Record<string, string>,
-  ) {}
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  get pid(): number {
-    return this.child!.pid!;
-  }
-
-  get running(): boolean {
-    return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
-  }
-
-  /** Spawns the server; resolves with its exit code once it exits (whenever that is). */
-  spawn(): Promise<number | null> {
-    this.output = '';
-    const child = spawn(process.execPath, ['dist/main.js'], {
-      cwd: ROOT,
-      env: { ...operatorEnvironment(), ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    this.child = child;
-    child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-    return this.exited;
-  }
-
-  /** Spawns the server and waits until /readyz answers 200; fails early if the process exits first. */
-  async start(): Promise<number> {
-    const started = Date.now();
-    let exitCode: number | null | undefined;
-    void this.spawn().then((code) => (exitCode = code));
-    for (;;) {
-      if (exitCode !== undefined) throw new Error(`The server exited with ${exitCode} before it was ready:\n${this.output}`);
-      const ready = await fetch(`${this.url}/readyz`).then(
-        (response) => response.status === 200,
-        () => false,
-      );
-      if (ready) return Date.now() - started;
-      if (Date.now() - started > READY_TIMEOUT_MS) throw new Error(`Not ready within ${READY_TIMEOUT_MS} ms:\n${this.output}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-
-  /** SIGTERM (graceful shutdown) and the exit code. */
-  async stop(): Promise<number | null> {
-    if (!this.running) return this.child?.exitCode ?? null;
-    this.child!.kill('SIGTERM');
-    return this.exited!;
-  }
-
-  /** Last resort for afterAll: SIGKILL this process only. */
-  async kill(): Promise<void> {
-    if (!this.running) return;
-    this.child!.kill('SIGKILL');
-    await this.exited;
-  }
-
-  fetch(pathname: string, init: RequestInit = {}): Promise<Response> {
-    return fetch(`${this.url}${pathname}`, init);
+/** `node dist/main.js` as `npm start` runs it, plus a GET that checks the spec's headers. */
+class EmbeddedServer extends ServerProcess {
+  constructor(port: number, env: Record<string, string>) {
+    super(port, env, operatorEnvironment(), READY_TIMEOUT_MS);
   }
 
   /** GET that must answer 200 with the spec's headers (api-spec.md rules 2 and 4); returns text and body. */
@@ -171,10 +92,10 @@ const ADMIN_TOKEN = 'wlu_embedded-start-admin-token-0000';
 
 describe('npm start: the compiled server on the embedded database (README "Quick start")', () => {
   const dataDirs: string[] = [];
-  const servers: ServerProcess[] = [];
+  const servers: EmbeddedServer[] = [];
   let dataDir: string;
   let port: number;
-  let first: ServerProcess;
+  let first: EmbeddedServer;
   /** What the first process served, to compare after the restart. */
   const before: { projects?: string; units?: string; changes?: string; component?: string } = {};
 
@@ -183,8 +104,8 @@ describe('npm start: the compiled server on the embedded database (README "Quick
     dataDirs.push(directory);
     return directory;
   };
-  const newServer = (serverPort: number, env: Record<string, string>): ServerProcess => {
-    const server = new ServerProcess(serverPort, env);
+  const newServer = (serverPort: number, env: Record<string, string>): EmbeddedServer => {
+    const server = new EmbeddedServer(serverPort, env);
     servers.push(server);
     return server;
   };
@@ -192,7 +113,7 @@ describe('npm start: the compiled server on the embedded database (README "Quick
 
   beforeAll(async () => {
     // `npm start` builds first (prestart); compile the current sources the same way.
-    await promisify(execFile)(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT });
+    await compileServer();
     dataDir = await newDataDir();
     port = await freePort();
   }, 240_000);

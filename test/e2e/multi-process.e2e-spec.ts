@@ -1,10 +1,8 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import { createGitSandbox, type GitSandbox } from '../../src/vcs/testing/git-sandbox';
+import { compileServer, eventually, freePort, ServerProcess } from '../support/server-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { TEST_ADMIN_TOKEN } from '../support/test-app';
 
@@ -12,71 +10,6 @@ import { TEST_ADMIN_TOKEN } from '../support/test-app';
 // background work and rate limits are shared through the database, not held per process (issue 4).
 // Needs a PostgreSQL server: the embedded database serves one process.
 const realPostgres = Boolean(process.env.GLOSSA_TEST_SERVER_URL);
-// Jest runs from the repository root (jest.config.cjs); ESM test modules have no __dirname.
-const ROOT = process.cwd();
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not reached within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-class ServerProcess {
-  private child: ChildProcess | undefined;
-  output = '';
-
-  constructor(
-    readonly port: number,
-    private readonly env: Record<string, string>,
-  ) {}
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  async start(): Promise<void> {
-    this.child = spawn(process.execPath, ['dist/main.js'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    this.child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    this.child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    await eventually(async () => ((await fetch(`${this.url}/readyz`)).status === 200 ? true : undefined), 60_000, `process on ${this.port} ready`).catch(
-      (error: Error) => {
-        throw new Error(`${error.message}\n${this.output}`);
-      },
-    );
-  }
-
-  /** SIGTERM (graceful shutdown) and wait for the exit code. */
-  async stop(): Promise<number | null> {
-    const child = this.child;
-    if (!child || child.exitCode !== null) return child?.exitCode ?? null;
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    child.kill('SIGTERM');
-    return exited;
-  }
-
-  fetch(pathname: string, init: RequestInit = {}): Promise<Response> {
-    return fetch(`${this.url}${pathname}`, init);
-  }
-}
 
 (realPostgres ? describe : describe.skip)('two Glossa processes on one database', () => {
   let database: TestDatabase;
@@ -88,7 +21,7 @@ class ServerProcess {
 
   beforeAll(async () => {
     // The processes run the compiled server, as in the container: compile the current sources first.
-    await promisify(execFile)(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT });
+    await compileServer();
     database = await createTestDatabase();
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'glossa-multi-'));
     const files: Record<string, string> = { 'sources/app.json': `${JSON.stringify(Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`key${i}`, `Text ${i}`])))}\n` };

@@ -4,8 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 
-// A real server process (`node dist/main.js`, as the container runs it), for tests that stop, kill or restart
-// the server. Same approach as test/e2e/multi-process.e2e-spec.ts, plus a SIGKILL without graceful shutdown.
+// A real server process (`node dist/main.js`, as the container and `npm start` run it), for tests that start
+// several, stop, kill or restart the server (multi-process, durability, embedded start).
 
 // Jest runs from the repository root (jest.config.cjs); ESM test modules have no __dirname.
 const ROOT = process.cwd();
@@ -45,57 +45,79 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, timeout
   }
 }
 
+/** The environment a server process starts from unless a test passes another (the caller's PATH and HOME). */
+function minimalEnvironment(): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir() };
+}
+
 export class ServerProcess {
   private child: ChildProcess | undefined;
+  private exited: Promise<number | null> | undefined;
   output = '';
 
   constructor(
     readonly port: number,
     private readonly env: Record<string, string>,
+    /** What the environment starts from; `env`, PORT and HOST are laid over it. */
+    private readonly baseEnv: Record<string, string> = minimalEnvironment(),
+    private readonly readyTimeoutMs = 90_000,
   ) {}
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  get pid(): number {
+    return this.child!.pid!;
+  }
+
   get running(): boolean {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  async start(): Promise<void> {
+  /** Spawns the server; resolves with its exit code once it exits (whenever that is). */
+  spawn(): Promise<number | null> {
+    this.output = '';
     const child = spawn(process.execPath, ['dist/main.js'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
+      env: { ...this.baseEnv, ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
     child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    await eventually(
-      async () => {
-        if (child.exitCode !== null || child.signalCode !== null) throw new Error('exited');
-        return (await fetch(`${this.url}/readyz`)).status === 200 ? true : undefined;
-      },
-      90_000,
-      `process on ${this.port} ready`,
-    ).catch((error: Error) => {
-      throw new Error(`${error.message}\n${this.output}`);
-    });
+    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+    return this.exited;
+  }
+
+  /** Spawns the server and waits until /readyz answers 200; fails at once if the process exits first. Answers the ms it took. */
+  async start(): Promise<number> {
+    const started = Date.now();
+    let exitCode: number | null | undefined;
+    void this.spawn().then((code) => (exitCode = code));
+    for (;;) {
+      if (exitCode !== undefined) throw new Error(`The server on ${this.port} exited with ${exitCode} before it was ready:\n${this.output}`);
+      const ready = await fetch(`${this.url}/readyz`).then(
+        (response) => response.status === 200,
+        () => false,
+      );
+      if (ready) return Date.now() - started;
+      if (Date.now() - started > this.readyTimeoutMs) throw new Error(`The server on ${this.port} was not ready within ${this.readyTimeoutMs} ms:\n${this.output}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   }
 
   /** SIGTERM (graceful shutdown) and wait for the exit code. */
   async stop(): Promise<number | null> {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return child?.exitCode ?? null;
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    child.kill('SIGTERM');
-    return exited;
+    if (!this.running) return this.child?.exitCode ?? null;
+    this.child!.kill('SIGTERM');
+    return this.exited!;
   }
 
   /** SIGKILL: no shutdown hook, no pending work finished; resolves with the signal once the process is gone. */
   async kill(): Promise<NodeJS.Signals | null> {
     const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return child?.signalCode ?? null;
+    if (!child || !this.running) return child?.signalCode ?? null;
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
     child.kill('SIGKILL');
     return exited;
