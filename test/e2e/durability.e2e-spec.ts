@@ -6,6 +6,7 @@ import { createGitSandbox, type GitSandbox } from '../../src/vcs/testing/git-san
 import { authHeader } from '../support/contract';
 import { withClient } from '../support/database-server';
 import { compileServer, eventually, freePort, ServerProcess } from '../support/server-process';
+import { unitIdByContext, waitForTask as waitForSomeTask } from '../support/tasks';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
@@ -56,27 +57,10 @@ describe('a failed push or merge', () => {
   const localFile = (file: string) => git(workingCopy, 'show', `HEAD:${file}`);
 
   async function waitForTask(taskUrl: string): Promise<void> {
-    const taskPath = new URL(taskUrl).pathname;
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const task = await app.http().get(taskPath).set(...admin).expect(200);
-      if (task.body.completed) {
-        expect(task.body.result).toMatchObject({ result: true });
-        return;
-      }
-      if (Date.now() > deadline) throw new Error(`Task ${taskPath} did not complete: ${JSON.stringify(task.body)}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    expect((await waitForSomeTask(app, taskUrl, admin)).result).toMatchObject({ result: true });
   }
 
-  async function unitId(language: string, context: string): Promise<string> {
-    const [row] = await db.query(
-      `SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id JOIN languages l ON l.id = t.language_id
-        WHERE l.code = $1 AND u.context = $2`,
-      [language, context],
-    );
-    return row.id;
-  }
+  const unitId = (language: string, context: string): Promise<string> => unitIdByContext(db, language, context);
 
   const translate = async (context: string, target: string) =>
     app.http().patch(`/api/units/${await unitId('cs', context)}/`).set(...admin).send({ target: [target], state: 20 }).expect(200);

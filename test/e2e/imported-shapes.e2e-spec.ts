@@ -1,6 +1,7 @@
 import type { Response } from 'supertest';
 import { createGitSandbox, type GitSandbox } from '../../src/vcs/testing/git-sandbox';
 import { apiLink, authHeader, expectApiHeaders } from '../support/contract';
+import { waitForTask as waitForSomeTask } from '../support/tasks';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../support/test-app';
 
 // The spec's five endpoints (api-spec.md "Endpoints") on data imported the way an operator imports it:
@@ -333,15 +334,7 @@ describe('imported component: the spec\'s endpoints on data imported from git', 
   const translationPath = (code: string) => `/api/translations/${PROJECT.slug}/${SLUG}/${code}/`;
   const link = (path: string) => apiLink(origin, path);
 
-  async function waitForTask(taskUrl: string): Promise<Record<string, unknown>> {
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const response = await app.http().get(pathOf(taskUrl)).set(...admin).expect(200);
-      if (response.body.completed) return response.body;
-      if (Date.now() > deadline) throw new Error(`Task ${taskUrl} did not complete: ${JSON.stringify(response.body)}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
+  const waitForTask = (taskUrl: string): Promise<Record<string, unknown>> => waitForSomeTask(app, taskUrl, admin);
 
   /** Every page of a list, following `next` links, with page_size as given. */
   async function allPages(path: string, pageSize: number): Promise<Response[]> {

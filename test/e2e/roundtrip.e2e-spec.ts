@@ -6,6 +6,7 @@ import { createGitSandbox, type GitSandbox } from '../../src/vcs/testing/git-san
 import { authHeader } from '../support/contract';
 import { createProject } from '../support/factories';
 import { createTeam } from '../support/team-factories';
+import { unitIdByContext, waitForTask as waitForSomeTask } from '../support/tasks';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 import { createUserWithToken } from '../support/users-factories';
 
@@ -32,26 +33,10 @@ describe('repository round-trip', () => {
   const git = (cwd: string, ...args: string[]) => sandbox.git(cwd, args);
 
   async function waitForTask(taskUrl: string): Promise<void> {
-    const deadline = Date.now() + 45_000;
-    for (;;) {
-      const task = await app.http().get(new URL(taskUrl).pathname).expect(200);
-      if (task.body.completed) {
-        expect(task.body.result).toMatchObject({ result: true });
-        return;
-      }
-      if (Date.now() > deadline) throw new Error('Import did not finish');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    expect((await waitForSomeTask(app, taskUrl, null, 45_000)).result).toMatchObject({ result: true });
   }
 
-  async function unitId(language: string, context: string): Promise<string> {
-    const [row] = await db.query(
-      `SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id JOIN languages l ON l.id = t.language_id
-        WHERE l.code = $1 AND u.context = $2`,
-      [language, context],
-    );
-    return row.id;
-  }
+  const unitId = (language: string, context: string): Promise<string> => unitIdByContext(db, language, context);
 
   const operate = (operation: string) => app.http().post('/api/components/roundtrip/app/repository/').set(...admin).send({ operation }).expect(200);
 

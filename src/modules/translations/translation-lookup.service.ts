@@ -48,15 +48,8 @@ const COMPONENT_COLUMNS = `c.id, c.project_id AS "projectId", p.slug AS "project
 
 const COMPONENT_JOINS = `components c JOIN projects p ON p.id = c.project_id JOIN languages sl ON sl.id = c.source_language_id`;
 
-type TranslationRow = ComponentRef & {
-  translationId: number;
-  languageId: number;
-  languageCode: string;
-  pluralNumber: number;
-  isSource: boolean;
-  filename: string;
-  lastChange: string | null;
-};
+/** The lookup's row: the component's columns beside the translation's own (its id renamed). */
+type TranslationRow = ComponentRef & Omit<TranslationRef, 'id' | 'component'> & { translationId: number };
 
 // Most requests under /api/components/ and /api/translations/ start with one of these: prepared statements.
 const PROJECT_ID = new PreparedStatement<{ id: number }>('SELECT id FROM projects WHERE slug = $1');
