@@ -10,25 +10,11 @@ import { apiLink, authHeader, expectApiHeaders } from '../support/contract';
 import { createComponent, createProject } from '../support/factories';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 import { createUserWithToken } from '../support/users-factories';
+import { COMPONENT_KEYS, PROJECT_KEYS } from '../support/spec-shapes';
 
 // Components (weblate-api.md §5.6, §5.7, §6.3, §10.4, §10.6, §10.11, §10.13): lists, detail, edits, removal,
 // lock and links, and creation from a real git repository imported in the background.
 
-export const COMPONENT_KEYS = [
-  'name', 'slug', 'id', 'source_language', 'project', 'vcs', 'repo', 'push', 'git_export', 'branch', 'push_branch',
-  'filemask', 'screenshot_filemask', 'template', 'edit_template', 'intermediate', 'new_base', 'file_format', 'license',
-  'license_url', 'agreement', 'web_url', 'url', 'repository_url', 'translations_url', 'statistics_url', 'lock_url',
-  'links_url', 'changes_list_url', 'task_url', 'new_lang', 'language_code_style', 'check_flags', 'priority',
-  'enforced_checks', 'restricted', 'repoweb', 'report_source_bugs', 'merge_style', 'commit_message', 'add_message',
-  'delete_message', 'merge_message', 'addon_message', 'pull_message', 'allow_translation_propagation', 'manage_units',
-  'enable_suggestions', 'suggestion_voting', 'suggestion_autoaccept', 'push_on_commit', 'commit_pending_age',
-  'auto_lock_error', 'language_regex', 'variant_regex', 'addons', 'is_glossary', 'glossary_color',
-];
-const PROJECT_KEYS = [
-  'name', 'slug', 'id', 'web', 'web_url', 'url', 'components_list_url', 'repository_url', 'statistics_url',
-  'changes_list_url', 'languages_url', 'translation_review', 'source_review', 'set_language_team', 'instructions',
-  'enable_hooks', 'language_aliases',
-];
 const LANGUAGE_KEYS = ['code', 'name', 'plural', 'aliases', 'direction', 'population', 'web_url', 'url', 'statistics_url'];
 const DETAIL_ALLOW = 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS';
 

@@ -1,11 +1,7 @@
 import { apiLink, authHeader, expectApiHeaders } from '../support/contract';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
+import { PROJECT_KEYS } from '../support/spec-shapes';
 
-const PROJECT_KEYS = [
-  'name', 'slug', 'id', 'web', 'web_url', 'url', 'components_list_url', 'repository_url', 'statistics_url',
-  'changes_list_url', 'languages_url', 'translation_review', 'source_review', 'set_language_team', 'instructions',
-  'enable_hooks', 'language_aliases',
-];
 
 describe('projects', () => {
   let app: TestApp;

@@ -4,6 +4,7 @@ import { apiLink, authHeader, expectApiHeaders } from '../support/contract';
 import { createComponent, createProject } from '../support/factories';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 import { createTranslation, createUserWithToken } from '../support/users-factories';
+import { SCOPE_10_KINDS, SCOPE_20_KINDS } from '../support/spec-shapes';
 
 const FULL_USER_KEYS = [
   'email', 'full_name', 'username', 'groups', 'notifications', 'is_superuser', 'is_active', 'is_bot', 'date_joined', 'url',
@@ -14,17 +15,6 @@ const SUBSCRIPTION_KEYS = ['id', 'notification', 'scope', 'frequency', 'project'
 const LIST_ALLOW = 'GET, POST, HEAD, OPTIONS';
 const DETAIL_ALLOW = 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS';
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-
-// api-spec.md "Events": the kinds per observed scope, spelt exactly (misspellings included).
-const SCOPE_10_KINDS = [
-  'LastAuthorCommentNotificaton', 'MentionCommentNotificaton', 'NewAnnouncementNotificaton', 'NewStringNotificaton',
-  'NewContributorNotificaton', 'NewSuggestionNotificaton', 'NewCommentNotificaton', 'ChangedStringNotificaton',
-  'PendingSuggestionsNotification', 'ToDoStringsNotification',
-];
-const SCOPE_20_KINDS = [
-  'MergeFailureNotification', 'ParseErrorNotification', 'NewTranslationNotificaton', 'NewComponentNotificaton',
-  'NewAlertNotificaton', 'NewAnnouncementNotificaton',
-];
 
 interface Subscription {
   id: number;
