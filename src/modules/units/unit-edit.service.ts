@@ -11,7 +11,7 @@ import { parseUnitWriteBody, UnitWriteBody } from './dto/unit-bodies';
 import { UnitWriteResponse, splitPlurals } from './unit.response';
 import { parseUnitId } from './units-read.service';
 import { checkManageUnits } from './unit-rules';
-import { assertComponentUnlocked } from '../components/component-locked';
+import { assertComponentUnlocked, componentLocked } from '../components/component-locked';
 import { RepositoryOperationsService } from '../../sync/repository-operations.service';
 
 /** What the write rules need about a unit, its translation and its component (one joined query). */
@@ -54,6 +54,8 @@ export class UnitEditService {
 
   /** PUT and PATCH (weblate-api.md §10.2); both take any subset and answer with the write representation. */
   async update(ctx: RequestContext, id: string, body: unknown): Promise<UnitWriteResponse> {
+    const quick = await this.translateInOneStatement(ctx, id, body);
+    if (quick !== null) return quick;
     const unit = await this.load(this.dataSource.manager, id);
     const data = parseUnitWriteBody(body);
     const doTranslate = data.target !== undefined || data.state !== undefined;
@@ -72,10 +74,15 @@ export class UnitEditService {
     }
     if (doTranslate) {
       // Stores the edit, its history and the counters in one statement (unit-translate.statement.ts).
-      const [result] = await TRANSLATE_UNIT.run(this.dataSource, [unit.id, data.target!.join(PLURAL_SEPARATOR), data.state!, ctx.caller!.id, ctx.can('unit.review')]);
+      const target = data.target!;
+      const [result] = await TRANSLATE_UNIT.run(this.dataSource, [unit.id, target.join(PLURAL_SEPARATOR), data.state!, ctx.caller!.id, ctx.can('unit.review'), target.length]);
       if (!result.found) throw notFound();
       // The unit changed between the checks above and the write: the rules are applied to what it is now.
-      if (!result.allowed) throw permissionDenied(result.state === 100 ? 'The string is read-only.' : 'Insufficient privileges for approving.');
+      if (!result.allowed) {
+        if (result.locked) throw componentLocked();
+        if (result.expected_forms !== target.length) throw new ApiValidationError({ target: ['Number of plurals does not match'] });
+        throw permissionDenied(result.state === 100 ? 'The string is read-only.' : 'Insufficient privileges for approving.');
+      }
       return writeResponse(result);
     }
     const [current]: Array<{ target: string; state: number; explanation: string; extra_flags: string }> = await this.dataSource.query(
@@ -83,6 +90,31 @@ export class UnitEditService {
       [unit.id],
     );
     return writeResponse(current);
+  }
+
+  /**
+   * The usual edit — a valid target and state that the caller may set — in one statement, without reading the
+   * unit first: the rules that need the unit (read-only, approved, locked component, number of plural forms)
+   * are the statement's guards. Answers null, having changed nothing, whenever anything is not plainly
+   * allowed; update() then reads the unit and answers exactly as Weblate would (404, 400, 403, 423 in its order).
+   */
+  private async translateInOneStatement(ctx: RequestContext, id: string, body: unknown): Promise<UnitWriteResponse | null> {
+    if (!/^\d{1,18}$/.test(id) || ctx.caller === null) return null;
+    let data: UnitWriteBody;
+    try {
+      data = parseUnitWriteBody(body);
+    } catch {
+      return null;
+    }
+    const { target, state } = data;
+    if (data.explanation !== undefined || data.extra_flags !== undefined || data.labels !== undefined) return null;
+    if (target === undefined || target.length === 0 || state === undefined || !SETTABLE_STATES.has(state)) return null;
+    // State 0 goes with an empty target, every other state with text (checkTranslation's rules).
+    if ((state === 0) === target.some((form) => form !== '')) return null;
+    const mayReview = ctx.can('unit.review');
+    if (!ctx.can('unit.edit') || (state === 30 && !mayReview)) return null;
+    const [result] = await TRANSLATE_UNIT.run(this.dataSource, [id, target.join(PLURAL_SEPARATOR), state, ctx.caller.id, mayReview, target.length]);
+    return result.allowed ? writeResponse(result) : null;
   }
 
   /**

@@ -1,3 +1,4 @@
+import { PLURAL_SEPARATOR } from '../../common/text/word-count';
 import { PreparedStatement } from '../../database/prepared-statement';
 import {
   ACTION_APPROVE,
@@ -20,6 +21,10 @@ export interface TranslateResult {
   state: number;
   explanation: string;
   extra_flags: string;
+  /** Whether the unit's component is locked (nothing was written then). */
+  locked: boolean;
+  /** How many plural forms a target of this unit must have. */
+  expected_forms: number;
 }
 
 /*
@@ -28,8 +33,9 @@ export interface TranslateResult {
  *
  *   1. lock the unit and read its current target and state (concurrent edits of one unit apply one after
  *      the other; each records and counts the state it really replaced);
- *   2. refuse, changing nothing, when the unit became read-only or approved and the caller may not review
- *      ($5: the caller holds unit.review);
+ *   2. refuse, changing nothing, when the unit is read-only, approved while the caller may not review ($5:
+ *      the caller holds unit.review), in a locked component, or when the target has the wrong number of
+ *      plural forms ($6) — the rules that depend on the unit, applied to its state at the moment of writing;
  *   3. store the new target and state and mark the unit pending for write-back (nothing happens when both
  *      are unchanged);
  *   4. move the translation's counters by the unit's delta (the rules of refreshTranslationStatistics:
@@ -43,17 +49,21 @@ export interface TranslateResult {
  * statement it is released as soon as PostgreSQL has written the commit, instead of after the Node process
  * next gets around to sending COMMIT (docs/performance.md, "Unit PATCH").
  *
- * Parameters: $1 unit id, $2 new target (plural forms joined), $3 new state, $4 user id, $5 may review.
+ * Parameters: $1 unit id, $2 new target (plural forms joined), $3 new state, $4 user id, $5 may review,
+ * $6 the number of plural forms in the target.
  */
 export const TRANSLATE_UNIT = new PreparedStatement<TranslateResult>(`
   WITH current AS (
     SELECT u.id, u.translation_id, u.target, u.state, u.num_words, u.num_chars, u.source, u.context,
-           u.explanation, u.extra_flags, t.component_id, t.language_id, c.project_id
+           u.explanation, u.extra_flags, t.component_id, t.language_id, c.project_id, c.locked,
+           CASE WHEN strpos(u.source, '${PLURAL_SEPARATOR}') > 0 THEN l.plural_number ELSE 1 END AS expected_forms
       FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
+      JOIN languages l ON l.id = t.language_id
      WHERE u.id = $1
        FOR UPDATE OF u
   ), permitted AS (
-    SELECT * FROM current WHERE current.state <> 100 AND (current.state <> 30 OR $5::boolean)
+    SELECT * FROM current
+     WHERE current.state <> 100 AND (current.state <> 30 OR $5::boolean) AND NOT current.locked AND current.expected_forms = $6::int
   ), edited AS (
     UPDATE units u SET target = $2::text, state = $3::smallint, pending = true
       FROM permitted p
@@ -103,5 +113,5 @@ export const TRANSLATE_UNIT = new PreparedStatement<TranslateResult>(`
          EXISTS (SELECT 1 FROM edited) AS changed,
          CASE WHEN EXISTS (SELECT 1 FROM edited) THEN $2::text ELSE c.target END AS target,
          CASE WHEN EXISTS (SELECT 1 FROM edited) THEN $3::int ELSE c.state END AS state,
-         c.explanation, c.extra_flags
+         c.explanation, c.extra_flags, c.locked, c.expected_forms
     FROM (SELECT 1) AS request LEFT JOIN current c ON TRUE`);
