@@ -8,7 +8,7 @@ import { BenchConfig, LANGUAGES, loadBenchConfig } from './bench-config';
 import { GlossaProcess, startGlossa } from './glossa-process';
 import { LoadResult, recordHeaders, RequestSpec, runLoad, startBaseline } from './load';
 import { formatScenarioTable, formatTargets, ImportReport, mb, median, ScenarioReport, TargetCheck } from './report';
-import { createScratchDatabase, ScratchDatabase } from './scratch-database';
+import { createScratchDatabase, ScratchDatabase, settleAfterImport } from './scratch-database';
 import { createSyntheticRepo } from './synthetic-repo';
 
 // `npm run bench` (issue 5, architecture.md "Performance principles"): a synthetic json-nested repository is
@@ -200,6 +200,7 @@ async function main(): Promise<void> {
     if (translations !== languages.length) throw new Error(`The import created ${translations} translations, expected ${languages.length}`);
     console.log(`  ${units} units in ${seconds.toFixed(1)} s = ${imported.unitsPerSecond.toFixed(0)} units/s, peak RSS ${mb(imported.peakRssBytes)}`);
     await api.importComponent(project, SMALL, small, 600);
+    if (scratch) console.log(`  ${await settleAfterImport(scratch.url)}`);
 
     const unitsPath = `/api/translations/${project}/${BIG}/cs/units/`;
     const pages = Math.max(1, Math.ceil(config.strings / config.pageSize));

@@ -41,18 +41,19 @@ export function parseUnitId(raw: string): string {
 
 // The unfiltered page of a translation, the busiest read of the API, is one prepared statement: the
 // translation found by its path, its stored total, its highest position (the end of the (translation_id,
-// position) index) and the units of the page's position range. A LEFT JOIN keeps one row (with no unit) when
+// position) index, read once: MATERIALIZED keeps the planner from running it per unit row) and the units of
+// the page's position range. A LEFT JOIN keeps one row (with no unit) when
 // the range is empty, so a missing translation and an empty page stay apart.
 type PositionRangeRow = UnitRow & { found_translation_id: number; translation_total: number; last_position: number | null; row_version: string | null };
 const POSITION_RANGE = new PreparedStatement<PositionRangeRow>(
-  `WITH tr AS (
-     SELECT t.id, t.total FROM translations t JOIN components c ON c.id = t.component_id JOIN projects p ON p.id = c.project_id
-      JOIN languages l ON l.id = t.language_id
+  `WITH tr AS MATERIALIZED (
+     SELECT t.id, t.total, (SELECT max(position) FROM units WHERE translation_id = t.id) AS last_position
+       FROM translations t JOIN components c ON c.id = t.component_id JOIN projects p ON p.id = c.project_id
+       JOIN languages l ON l.id = t.language_id
       WHERE p.slug = $1 AND c.slug = $2 AND l.code = $3
    )
    SELECT ${UNIT_COLUMNS}, $1::text AS project_slug, $2::text AS component_slug, $3::text AS language_code,
-          u.xmin::text AS row_version, tr.id AS found_translation_id, tr.total AS translation_total,
-          (SELECT max(position) FROM units WHERE translation_id = tr.id) AS last_position
+          u.xmin::text AS row_version, tr.id AS found_translation_id, tr.total AS translation_total, tr.last_position
      FROM tr LEFT JOIN units u ON u.translation_id = tr.id AND u.position BETWEEN $4 AND $5
     ORDER BY u.position, u.id`,
 );
