@@ -14,12 +14,11 @@ export function sendJson(response: Response, status: number, body: unknown, vers
     // Every successful read carries its validator; a client holding it gets 304 without the body (preconditions.ts).
     // A tag the handler derived from row versions replaces the hash of the bytes.
     const etag = versionEtag ?? entityTag(payload);
-    response.setHeader('ETag', etag);
     if (noneMatchHits(response.req.headers['if-none-match'], etag)) {
-      response.status(304);
-      response.end();
+      sendNotModified(response, etag);
       return;
     }
+    response.setHeader('ETag', etag);
   }
   response.status(status);
   response.setHeader('Content-Type', 'application/json');
@@ -27,7 +26,7 @@ export function sendJson(response: Response, status: number, body: unknown, vers
   response.end(payload);
 }
 
-/** 304 for a tag derived before the body was built (NotModified, preconditions.ts). */
+/** 304 with the current tag and no body (also for a tag derived before the body was built: NotModified). */
 export function sendNotModified(response: Response, etag: string): void {
   response.setHeader('ETag', etag);
   response.status(304);

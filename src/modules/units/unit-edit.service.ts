@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { ApiValidationError, badRequest, notFound, permissionDenied } from '../../common/http/api-errors';
+import { ApiError, ApiValidationError, badRequest, notFound, permissionDenied } from '../../common/http/api-errors';
 import type { RequestContext } from '../../common/http/request-context';
 import { PLURAL_SEPARATOR } from '../../common/text/word-count';
 import { ACTION_STRING_REMOVE } from '../changes/change-actions';
@@ -40,6 +40,20 @@ interface EditableUnit {
 
 /** States a translation edit may set (weblate-api.md §10.2, 4.x). */
 const SETTABLE_STATES = new Set([0, 10, 20, 30]);
+
+/**
+ * The rules of §10.2 that depend on the body alone (checkTranslation applies them after the unit-dependent
+ * ones, in Weblate's order): both target and state, a settable state, and state 0 with an empty target only.
+ */
+function translationBodyError(data: UnitWriteBody): ApiError | null {
+  const target = data.target;
+  if (target === undefined || target.length === 0 || data.state === undefined) return badRequest('Please provide both state and target for a partial update');
+  if (!SETTABLE_STATES.has(data.state)) return badRequest('Invalid state');
+  const hasText = target.some((form) => form !== '');
+  if (data.state === 0 && hasText) return badRequest('Can not use empty state with non empty target');
+  if (data.state !== 0 && !hasText) return badRequest('Can not use non empty state with empty target');
+  return null;
+}
 
 function writeResponse(unit: { target: string; state: number; explanation: string; extra_flags: string }): UnitWriteResponse {
   return { target: splitPlurals(unit.target), state: unit.state, explanation: unit.explanation, extra_flags: unit.extra_flags, labels: [] };
@@ -106,11 +120,10 @@ export class UnitEditService {
     } catch {
       return null;
     }
-    const { target, state } = data;
     if (data.explanation !== undefined || data.extra_flags !== undefined || data.labels !== undefined) return null;
-    if (target === undefined || target.length === 0 || state === undefined || !SETTABLE_STATES.has(state)) return null;
-    // State 0 goes with an empty target, every other state with text (checkTranslation's rules).
-    if ((state === 0) === target.some((form) => form !== '')) return null;
+    if (translationBodyError(data) !== null) return null;
+    const target = data.target!;
+    const state = data.state!;
     const mayReview = ctx.can('unit.review');
     if (!ctx.can('unit.edit') || (state === 30 && !mayReview)) return null;
     const [result] = await TRANSLATE_UNIT.run(this.dataSource, [id, target.join(PLURAL_SEPARATOR), state, ctx.caller.id, mayReview, target.length]);
@@ -172,13 +185,8 @@ export class UnitEditService {
       throw new ApiValidationError({ target: ['Number of plurals does not match'] });
     }
     if (unit.state === 100) throw permissionDenied('The string is read-only.');
-    if (target === undefined || target.length === 0 || data.state === undefined) {
-      throw badRequest('Please provide both state and target for a partial update');
-    }
-    if (!SETTABLE_STATES.has(data.state)) throw badRequest('Invalid state');
-    const hasText = target.some((form) => form !== '');
-    if (data.state === 0 && hasText) throw badRequest('Can not use empty state with non empty target');
-    if (data.state !== 0 && !hasText) throw badRequest('Can not use non empty state with empty target');
+    const bodyError = translationBodyError(data);
+    if (bodyError !== null) throw bodyError;
     if (!ctx.can('unit.edit')) throw permissionDenied();
     // Approving (30) or un-approving an approved string needs unit.review (weblate-api.md §2.5).
     if ((data.state === 30 || unit.state === 30) && !ctx.can('unit.review')) throw permissionDenied('Insufficient privileges for approving.');
