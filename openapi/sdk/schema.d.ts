@@ -887,9 +887,9 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add the user to a team (user.edit) */
+        /** Add the user to a team (user.edit; non-superusers: teams within their reach, never a superuser) */
         post: operations["addUserGroup"];
-        /** Remove the user from a team (user.edit) */
+        /** Remove the user from a team (user.edit; non-superusers: teams within their reach, never a superuser) */
         delete: operations["removeUserGroup"];
         options?: never;
         head?: never;
@@ -906,7 +906,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Issue a new API key for the user (superuser/user.edit only)
+         * Issue a new API key for the user (superusers: anyone; user.edit holders: themselves only)
          * @description Glossa-specific (Weblate 4.x has no REST route for this). Replaces the user’s previous key; the key is shown only in this answer and stored as a SHA-256 digest.
          */
         post: operations["issueUserToken"];
