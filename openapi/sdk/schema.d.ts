@@ -1028,6 +1028,11 @@ export interface components {
             instructions?: string;
             enable_hooks?: boolean;
             language_aliases?: string;
+            /**
+             * @description Access control: 0 public, 1 protected (visible to all, translated by its teams), 100 private, 200 custom (both visible only through teams). Needs project.permissions; not returned.
+             * @enum {integer}
+             */
+            access_control?: 0 | 1 | 100 | 200;
         };
         UpdateProjectDto: {
             name?: string;
@@ -1040,6 +1045,11 @@ export interface components {
             instructions?: string;
             enable_hooks?: boolean;
             language_aliases?: string;
+            /**
+             * @description Access control: 0 public, 1 protected (visible to all, translated by its teams), 100 private, 200 custom (both visible only through teams). Needs project.permissions; not returned.
+             * @enum {integer}
+             */
+            access_control?: 0 | 1 | 100 | 200;
         };
         PluralResponse: {
             id: number;

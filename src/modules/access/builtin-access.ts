@@ -4,6 +4,8 @@ import { LanguageSelection, ProjectSelection } from './access.entities';
 export const PERMISSIONS: readonly string[] = [
   'project.add',
   'project.edit',
+  // "Manage project access" in Weblate: changing a project's access_control (weblate/auth/data.py).
+  'project.permissions',
   'component.edit',
   'component.lock',
   'translation.add',
