@@ -887,9 +887,9 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add the user to a team (user.edit) */
+        /** Add the user to a team (user.edit; non-superusers: teams within their reach, never a superuser) */
         post: operations["addUserGroup"];
-        /** Remove the user from a team (user.edit) */
+        /** Remove the user from a team (user.edit; non-superusers: teams within their reach, never a superuser) */
         delete: operations["removeUserGroup"];
         options?: never;
         head?: never;
@@ -906,7 +906,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Issue a new API key for the user (superuser/user.edit only)
+         * Issue a new API key for the user (superusers: anyone; user.edit holders: themselves only)
          * @description Glossa-specific (Weblate 4.x has no REST route for this). Replaces the user’s previous key; the key is shown only in this answer and stored as a SHA-256 digest.
          */
         post: operations["issueUserToken"];
@@ -1028,6 +1028,11 @@ export interface components {
             instructions?: string;
             enable_hooks?: boolean;
             language_aliases?: string;
+            /**
+             * @description Access control: 0 public, 1 protected (visible to all, translated by its teams), 100 private, 200 custom (both visible only through teams). Needs project.permissions; not returned.
+             * @enum {integer}
+             */
+            access_control?: 0 | 1 | 100 | 200;
         };
         UpdateProjectDto: {
             name?: string;
@@ -1040,6 +1045,11 @@ export interface components {
             instructions?: string;
             enable_hooks?: boolean;
             language_aliases?: string;
+            /**
+             * @description Access control: 0 public, 1 protected (visible to all, translated by its teams), 100 private, 200 custom (both visible only through teams). Needs project.permissions; not returned.
+             * @enum {integer}
+             */
+            access_control?: 0 | 1 | 100 | 200;
         };
         PluralResponse: {
             id: number;

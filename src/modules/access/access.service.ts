@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, Repository } from 'typeorm';
 import { callerGroupsSql } from '../../common/auth/access-sql';
-import { generateUserToken, hashToken } from '../../common/auth/token-hash';
 import { ApiValidationError, notFound, permissionDenied } from '../../common/http/api-errors';
 import { validateBody } from '../../common/http/validation';
 import type { RequestContext } from '../../common/http/request-context';
@@ -10,12 +9,13 @@ import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/
 import { Component } from '../components/component.entity';
 import { Language } from '../languages/language.entity';
 import { Project } from '../projects/project.entity';
-import { User } from '../users/user.entity';
 import { Group, Role } from './access.entities';
 import { PERMISSIONS } from './builtin-access';
-import { type CreateGroupDto, type CreateRoleDto, type UpdateGroupDto, type UpdateRoleDto, UserGroupDto } from './dto/access-write.dto';
+import { DelegationService, TeamState, teamStateOf } from './delegation.service';
+import { type CreateGroupDto, type CreateRoleDto, type UpdateGroupDto, type UpdateRoleDto } from './dto/access-write.dto';
 
 const GROUP_RELATIONS = { roles: true, languages: true, projects: true, components: { project: true } } as const;
+type Relation = 'roles' | 'projects' | 'components' | 'languages';
 type Page<T> = { page: ResolvedPage; count: number; items: T[] };
 
 /**
@@ -23,6 +23,8 @@ type Page<T> = { page: ResolvedPage; count: number; items: T[] };
  * others the teams they belong to (built-in implicit teams included); roles likewise. Every write needs
  * the global `group.edit`/`role.edit` permission, which only superusers hold unless a team grants it;
  * referenced projects, components, languages and roles are checked to exist (GHSA-2q2q-jr9g-v9rf).
+ * A non-superuser holding them may only touch teams and roles within their own reach, and may not widen a
+ * team or role beyond it (delegation.ts, issue 10 item 3).
  */
 @Injectable()
 export class AccessService {
@@ -30,6 +32,7 @@ export class AccessService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(Group) private readonly groups: Repository<Group>,
     @InjectRepository(Role) private readonly roles: Repository<Role>,
+    private readonly delegation: DelegationService,
   ) {}
 
   async listGroups(ctx: RequestContext, pageRequest: PageRequest): Promise<Page<Group>> {
@@ -52,6 +55,8 @@ export class AccessService {
 
   async createGroup(ctx: RequestContext, dto: CreateGroupDto): Promise<Group> {
     this.requireGlobal(ctx, 'group.edit', 'Can not manage groups');
+    // A new team has no roles and no members yet; selecting all projects still reveals every private one.
+    await this.delegation.assertTeamWithinReach(ctx, { permissions: [], projectSelection: dto.project_selection, projectIds: [], componentIds: [] });
     if (await this.groups.existsBy({ name: dto.name })) throw new ApiValidationError({ name: ['group with this name already exists.'] });
     const saved = await this.groups.save(
       this.groups.create({ name: dto.name, projectSelection: dto.project_selection, languageSelection: dto.language_selection, internal: false, implicitFor: null }),
@@ -63,10 +68,15 @@ export class AccessService {
   async updateGroup(ctx: RequestContext, id: string, body: unknown, dtoClass: new () => UpdateGroupDto): Promise<Group> {
     const group = await this.getGroup(ctx, id);
     this.requireGlobal(ctx, 'group.edit', 'Can not manage groups');
+    await this.delegation.assertMayManageTeam(ctx, teamStateOf(group));
     const dto = await validateBody(dtoClass, body);
     if (group.internal) throw new ApiValidationError({ name: ['Cannot change this on a built-in team.'] });
     if (dto.name !== undefined && dto.name !== group.name && (await this.groups.existsBy({ name: dto.name }))) {
       throw new ApiValidationError({ name: ['group with this name already exists.'] });
+    }
+    const projectSelection = dto.project_selection ?? group.projectSelection;
+    if (projectSelection !== group.projectSelection || (dto.language_selection ?? group.languageSelection) !== group.languageSelection) {
+      await this.delegation.assertTeamWithinReach(ctx, { ...teamStateOf(group), projectSelection });
     }
     await this.groups.update(group.id, {
       ...(dto.name !== undefined ? { name: dto.name } : {}),
@@ -80,17 +90,25 @@ export class AccessService {
     const group = await this.getGroup(ctx, id);
     this.requireGlobal(ctx, 'group.edit', 'Can not manage groups');
     if (group.internal) throw permissionDenied('Cannot delete a built-in team.');
+    await this.delegation.assertMayManageTeam(ctx, teamStateOf(group));
     await this.groups.delete(group.id);
   }
 
-  /** POST/DELETE on a team's roles, projects, components, languages: one join-table row each. */
-  async relate(ctx: RequestContext, id: string, relation: 'roles' | 'projects' | 'components' | 'languages', key: number | string, add: boolean): Promise<Group> {
+  /**
+   * POST/DELETE on a team's roles, projects, components, languages: one join-table row each. Removing only
+   * narrows the team; adding must leave it within the caller's reach.
+   */
+  async relate(ctx: RequestContext, id: string, relation: Relation, key: number | string, add: boolean): Promise<Group> {
     const group = await this.getGroup(ctx, id);
     this.requireGlobal(ctx, 'group.edit', 'Can not manage groups');
+    await this.delegation.assertMayManageTeam(ctx, teamStateOf(group));
     const target = await this.findRelated(relation, key);
     const builder = this.dataSource.createQueryBuilder().relation(Group, relation).of(group.id);
     const present = (group[relation] as Array<{ id: number }>).some((item) => item.id === target);
-    if (add && !present) await builder.add(target);
+    if (add && !present) {
+      await this.delegation.assertTeamWithinReach(ctx, await this.widened(group, relation, target));
+      await builder.add(target);
+    }
     if (!add) {
       if (!present) throw notFound();
       await builder.remove(target);
@@ -98,7 +116,19 @@ export class AccessService {
     return this.getGroup(ctx, id);
   }
 
-  private async findRelated(relation: 'roles' | 'projects' | 'components' | 'languages', key: number | string): Promise<number> {
+  /** The team as adding `target` to `relation` would leave it (a language adds nothing but must be covered too). */
+  private async widened(group: Group, relation: Relation, target: number): Promise<TeamState> {
+    const state = teamStateOf(group);
+    if (relation === 'roles') {
+      const role = await this.roles.findOneByOrFail({ id: target });
+      return { ...state, permissions: [...state.permissions, ...role.permissions] };
+    }
+    if (relation === 'projects') return { ...state, projectIds: [...state.projectIds, target] };
+    if (relation === 'components') return { ...state, componentIds: [...state.componentIds, target] };
+    return state;
+  }
+
+  private async findRelated(relation: Relation, key: number | string): Promise<number> {
     const field = { roles: 'role_id', projects: 'project_id', components: 'component_id', languages: 'language_code' }[relation];
     const label = { roles: 'Role', projects: 'Project', components: 'Component', languages: 'Language' }[relation];
     const entity = { roles: Role, projects: Project, components: Component, languages: Language }[relation];
@@ -106,39 +136,6 @@ export class AccessService {
     const found = (await this.dataSource.getRepository<{ id: number }>(entity).findOne({ where, select: { id: true } })) as { id: number } | null;
     if (!found) throw new ApiValidationError({ [field]: [`${label} not found.`] });
     return found.id;
-  }
-
-  /** `POST/DELETE /api/users/<username>/groups/` (weblate-api.md §5.2). */
-  async setMembership(ctx: RequestContext, username: string, body: unknown, add: boolean): Promise<User> {
-    this.requireGlobal(ctx, 'user.edit', 'Can not manage Users');
-    const user = await this.dataSource.getRepository(User).findOneBy({ username });
-    if (!user) throw notFound();
-    const groupId = (await validateBody(UserGroupDto, body)).group_id;
-    const group = await this.groups.findOneBy({ id: groupId });
-    if (!group) throw new ApiValidationError({ group_id: ['Group not found.'] });
-    if (!user.isActive) throw new ApiValidationError({ username: ['User is not active.'] });
-    const sql = add
-      ? `INSERT INTO group_members (group_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`
-      : `DELETE FROM group_members WHERE group_id = $1 AND user_id = $2`;
-    await this.dataSource.query(sql, [group.id, user.id]);
-    return user;
-  }
-
-  /**
-   * `POST /api/users/<username>/token/`: Glossa's own admin route (Weblate 4.x has none). A user holds one
-   * token, as in DRF's token table: a new key replaces the old one, is answered once and stored hashed.
-   */
-  async issueToken(ctx: RequestContext, username: string): Promise<string> {
-    this.requireGlobal(ctx, 'user.edit', 'Can not manage Users');
-    const user = await this.dataSource.getRepository(User).findOneBy({ username });
-    if (!user) throw notFound();
-    if (!user.isActive) throw new ApiValidationError({ username: ['User is not active.'] });
-    const key = generateUserToken();
-    await this.dataSource.transaction(async (manager) => {
-      await manager.query(`DELETE FROM api_tokens WHERE user_id = $1`, [user.id]);
-      await manager.query(`INSERT INTO api_tokens (user_id, key_hash) VALUES ($1, $2)`, [user.id, hashToken(key)]);
-    });
-    return key;
   }
 
   async listRoles(ctx: RequestContext, pageRequest: PageRequest): Promise<Page<Role>> {
@@ -163,6 +160,7 @@ export class AccessService {
   async createRole(ctx: RequestContext, dto: CreateRoleDto): Promise<Role> {
     this.requireGlobal(ctx, 'role.edit', 'Can not manage roles');
     this.checkPermissions(dto.permissions);
+    await this.delegation.assertMayAddPermissions(ctx, null, dto.permissions);
     if (await this.roles.existsBy({ name: dto.name })) throw new ApiValidationError({ name: ['role with this name already exists.'] });
     return this.roles.save(this.roles.create({ name: dto.name, permissions: [...new Set(dto.permissions)] }));
   }
@@ -171,7 +169,12 @@ export class AccessService {
   async updateRole(ctx: RequestContext, id: string, dto: UpdateRoleDto, replace: boolean): Promise<Role> {
     const role = await this.getRole(ctx, id);
     this.requireGlobal(ctx, 'role.edit', 'Can not manage roles');
-    if (dto.permissions !== undefined) this.checkPermissions(dto.permissions);
+    await this.delegation.assertMayManageRole(ctx, role);
+    if (dto.permissions !== undefined) {
+      this.checkPermissions(dto.permissions);
+      // Every team holding the role gains what it adds.
+      await this.delegation.assertMayAddPermissions(ctx, role.id, dto.permissions.filter((code) => !role.permissions.includes(code)));
+    }
     if (dto.name !== undefined && dto.name !== role.name) {
       if (await this.roles.existsBy({ name: dto.name })) throw new ApiValidationError({ name: ['role with this name already exists.'] });
       role.name = dto.name;
@@ -185,6 +188,7 @@ export class AccessService {
   async deleteRole(ctx: RequestContext, id: string): Promise<void> {
     const role = await this.getRole(ctx, id);
     this.requireGlobal(ctx, 'role.edit', 'Can not manage roles');
+    await this.delegation.assertMayManageRole(ctx, role);
     await this.roles.delete(role.id);
   }
 

@@ -4,6 +4,8 @@ import { LanguageSelection, ProjectSelection } from './access.entities';
 export const PERMISSIONS: readonly string[] = [
   'project.add',
   'project.edit',
+  // "Manage project access" in Weblate: changing a project's access_control (weblate/auth/data.py).
+  'project.permissions',
   'component.edit',
   'component.lock',
   'translation.add',
@@ -45,6 +47,13 @@ export const PERMISSIONS: readonly string[] = [
   'language.edit',
 ];
 
+/**
+ * Permissions only ever checked without an object (site-wide administration). A team grants them whatever
+ * projects it selects; every other permission is granted only on what the team selects. Administration,
+ * the project-level role, holds everything else (weblate/auth/data.py).
+ */
+export const GLOBAL_PERMISSIONS: readonly string[] = ['project.add', 'user.edit', 'user.view', 'group.edit', 'group.view', 'role.edit', 'role.view', 'language.edit', 'memory.manage'];
+
 const TRANSLATE = ['comment.add', 'suggestion.accept', 'suggestion.add', 'suggestion.vote', 'unit.check', 'unit.edit', 'upload.overwrite', 'upload.perform', 'translation.download', 'vcs.access', 'vcs.view'];
 
 /**
@@ -64,7 +73,7 @@ export const BUILTIN_ROLES: ReadonlyArray<{ name: string; permissions: string[] 
   { name: 'Add new projects', permissions: ['project.add'] },
   {
     name: 'Administration',
-    permissions: PERMISSIONS.filter((code) => !['project.add', 'user.edit', 'user.view', 'group.edit', 'group.view', 'role.edit', 'role.view', 'language.edit', 'memory.manage'].includes(code)),
+    permissions: PERMISSIONS.filter((code) => !GLOBAL_PERMISSIONS.includes(code)),
   },
 ];
 

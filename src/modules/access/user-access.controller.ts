@@ -2,18 +2,18 @@ import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common'
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { toUserResponse, UserResponse } from '../users/user.response';
-import { AccessService } from './access.service';
 import { UserGroupDto, UserTokenResponse } from './dto/access-write.dto';
+import { UserAccessService } from './user-access.service';
 
 /** Team membership and API keys of a user (weblate-api.md §5.2; the token route is Glossa's own). */
 @ApiTags('users')
 @Controller('api/users/:username')
 export class UserAccessController {
-  constructor(private readonly access: AccessService) {}
+  constructor(private readonly access: UserAccessService) {}
 
   @Post('groups')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'addUserGroup', summary: 'Add the user to a team (user.edit)' })
+  @ApiOperation({ operationId: 'addUserGroup', summary: 'Add the user to a team (user.edit; non-superusers: teams within their reach, never a superuser)' })
   @ApiOkResponse({ type: UserResponse })
   @ApiBody({ type: UserGroupDto })
   async addGroup(@Ctx() ctx: RequestContext, @Param('username') username: string, @Body() body: unknown): Promise<UserResponse> {
@@ -22,7 +22,7 @@ export class UserAccessController {
 
   @Delete('groups')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'removeUserGroup', summary: 'Remove the user from a team (user.edit)' })
+  @ApiOperation({ operationId: 'removeUserGroup', summary: 'Remove the user from a team (user.edit; non-superusers: teams within their reach, never a superuser)' })
   @ApiOkResponse({ type: UserResponse })
   @ApiBody({ type: UserGroupDto })
   async removeGroup(@Ctx() ctx: RequestContext, @Param('username') username: string, @Body() body: unknown): Promise<UserResponse> {
@@ -32,7 +32,7 @@ export class UserAccessController {
   @Post('token')
   @ApiOperation({
     operationId: 'issueUserToken',
-    summary: 'Issue a new API key for the user (superuser/user.edit only)',
+    summary: 'Issue a new API key for the user (superusers: anyone; user.edit holders: themselves only)',
     description: 'Glossa-specific (Weblate 4.x has no REST route for this). Replaces the user’s previous key; the key is shown only in this answer and stored as a SHA-256 digest.',
   })
   @ApiCreatedResponse({ type: UserTokenResponse })

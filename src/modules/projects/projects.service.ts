@@ -39,6 +39,7 @@ export class ProjectsService {
   async create(ctx: RequestContext, body: unknown): Promise<Project> {
     if (!ctx.can('project.add')) throw permissionDenied('Can not create projects');
     const dto = await validateBody(CreateProjectDto, body);
+    this.assertMaySetAccess(ctx, dto);
     await this.assertUnique(dto.name, dto.slug);
     return this.save(this.projects.create(this.fromDto(dto)));
   }
@@ -48,6 +49,7 @@ export class ProjectsService {
     const project = await this.getBySlug(slug);
     if (!ctx.can('project.edit')) throw permissionDenied('Can not edit project');
     const dto = await validateBody(dtoClass, body);
+    this.assertMaySetAccess(ctx, dto);
     await this.assertUnique(dto.name, dto.slug, project.id);
     Object.assign(project, this.fromDto(dto));
     return this.save(project);
@@ -63,6 +65,17 @@ export class ProjectsService {
     await this.removals.scheduleProjectRemoval(project.id, ctx.caller?.id ?? null);
   }
 
+  /**
+   * Issue 10 item 10: access_control is accepted on project writes, as Weblate's project settings accept it,
+   * with Weblate's permission for it, `project.permissions` ("Manage project access"; the built-in
+   * Administration role holds it, superusers always). On a new project it is checked site-wide, as
+   * `project.add` is. Omitted on PUT, it is left as it is (DRF leaves fields out of validated_data alone).
+   * Visibility follows at once: every request resolves access from the row (src/common/auth/access-sql.ts).
+   */
+  private assertMaySetAccess(ctx: RequestContext, dto: UpdateProjectDto): void {
+    if (dto.access_control !== undefined && !ctx.can('project.permissions')) throw permissionDenied();
+  }
+
   private fromDto(dto: UpdateProjectDto): Partial<Project> {
     const fields: Partial<Project> = {
       name: dto.name,
@@ -74,6 +87,7 @@ export class ProjectsService {
       instructions: dto.instructions,
       enableHooks: dto.enable_hooks,
       languageAliases: dto.language_aliases,
+      accessControl: dto.access_control,
     };
     return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<Project>;
   }

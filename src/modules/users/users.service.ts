@@ -1,9 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryFailedError, Repository, SelectQueryBuilder } from 'typeorm';
 import { ApiValidationError, FieldErrors, notFound, permissionDenied } from '../../common/http/api-errors';
 import type { RequestContext } from '../../common/http/request-context';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { convertDrfValue, lastQueryValue } from '../languages/dto/drf-field';
 import { createDefaultSubscriptions } from './default-subscriptions';
 import { CreateUserDto, UpdateUserDto } from './dto/user-write.dto';
@@ -35,6 +36,7 @@ export class UsersService {
   constructor(
     @InjectRepository(User) private readonly users: Repository<User>,
     @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
@@ -74,6 +76,7 @@ export class UsersService {
   /** Creates a user with the default notification subscriptions (weblate-api.md §8.5), in one transaction. */
   async create(ctx: RequestContext, dto: CreateUserDto): Promise<User> {
     this.assertCanManage(ctx);
+    this.assertMayWrite(ctx, null, dto);
     await this.assertUnique(dto.username, dto.email);
     return this.saving(() =>
       this.dataSource.transaction(async (manager) => {
@@ -98,6 +101,7 @@ export class UsersService {
   async update(ctx: RequestContext, username: string, dto: UpdateUserDto): Promise<User> {
     this.assertCanManage(ctx);
     const user = await this.getByUsername(username);
+    this.assertMayWrite(ctx, user, dto);
     await this.assertUnique(dto.username, dto.email, user.id);
     if (dto.username !== undefined) user.username = dto.username;
     if (dto.full_name !== undefined) user.fullName = dto.full_name;
@@ -116,6 +120,7 @@ export class UsersService {
   async remove(ctx: RequestContext, username: string): Promise<void> {
     this.assertCanManage(ctx);
     const user = await this.getByUsername(username);
+    this.assertMayWrite(ctx, user, {});
     await this.dataSource.transaction(async (manager: EntityManager) => {
       let newName = `deleted-${user.id}`;
       for (let attempt = 1; await manager.getRepository(User).existsBy({ username: newName }); attempt += 1) {
@@ -160,9 +165,21 @@ export class UsersService {
     return query;
   }
 
-  /** Weblate's UserViewSet.perm_check (`user.edit`). */
+  /** Weblate's UserViewSet.perm_check: the global `user.edit`, which superusers hold and a team may grant. */
   private assertCanManage(ctx: RequestContext): void {
-    if (!ctx.isSuperuser) throw permissionDenied('Can not manage Users');
+    if (!ctx.can('user.edit')) throw permissionDenied('Can not manage Users');
+  }
+
+  /**
+   * What a user.edit holder who is not a superuser may not do (issue 10 item 3), DRF's default 403 after the
+   * lookup: act on a superuser (edit, deactivate, delete), make anyone a superuser, or give a user the
+   * name ADMIN_USERNAME, which the next start would make a superuser holding ADMIN_TOKEN's key
+   * (admin-bootstrap.ts upserts that user by name).
+   */
+  private assertMayWrite(ctx: RequestContext, target: User | null, dto: UpdateUserDto): void {
+    if (ctx.isSuperuser) return;
+    const takesAdminName = dto.username === this.config.adminUsername && target?.username !== this.config.adminUsername;
+    if (target?.isSuperuser || dto.is_superuser === true || takesAdminName) throw permissionDenied();
   }
 
   /** DRF's UniqueValidator messages for the two unique user fields, checked up front. */
