@@ -26,6 +26,17 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads ALLOW_PRIVATE_REPOSITORY_HOSTS as false, true or a list, and reports bad entries', () => {
+    expect(loadConfig({}).privateRepositoryHosts).toMatchObject({ allowAllPrivate: false, allowedNames: [], allowedRanges: [] });
+    expect(loadConfig({ ALLOW_PRIVATE_REPOSITORY_HOSTS: 'true' }).privateRepositoryHosts.allowAllPrivate).toBe(true);
+    const listed = loadConfig({ ALLOW_PRIVATE_REPOSITORY_HOSTS: 'gitlab.internal, 10.20.0.0/16' }).privateRepositoryHosts;
+    expect(listed.allowedNames).toEqual(['gitlab.internal']);
+    expect(listed.allowedRanges).toHaveLength(1);
+    expect(() => loadConfig({ ALLOW_PRIVATE_REPOSITORY_HOSTS: '10.0.0.0/99' })).toThrow(
+      'ALLOW_PRIVATE_REPOSITORY_HOSTS: "10.0.0.0/99" is not a valid IP address or network; expected false, true, or a comma-separated list of host names and IP networks',
+    );
+  });
+
   it('refuses insecure settings in production mode', () => {
     let message = '';
     try {

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { parsePrivateHostSetting, type HostLookup, type RepositoryHostPolicy } from '../vcs/repository-host-policy';
 
 /** Where links that point at API resources get their `format` query parameter. */
 export type LinkFormatMode = 'always' | 'request';
@@ -19,6 +20,13 @@ export interface AppConfig {
   demo: boolean;
   linkFormat: LinkFormatMode;
   allowLocalRepositories: boolean;
+  /**
+   * Which non-public hosts (loopback, private, link-local, …) repository URLs may reach: none by default
+   * (server-side request forgery, issue 10 item 6); ALLOW_PRIVATE_REPOSITORY_HOSTS.
+   */
+  privateRepositoryHosts: RepositoryHostPolicy;
+  /** Name resolution for that check; not an environment setting: tests put a fake resolver here. */
+  repositoryHostLookup?: HostLookup;
   jobPollingSeconds: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
   /** NODE_ENV=production: stricter rules, no insecure defaults (README "Configuration"). */
@@ -107,6 +115,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       problems.push('DEMO: must not be enabled on a PostgreSQL database when NODE_ENV=production');
     }
   }
+  const privateHosts = parsePrivateHostSetting(env.ALLOW_PRIVATE_REPOSITORY_HOSTS);
+  for (const problem of privateHosts.problems) {
+    problems.push(`ALLOW_PRIVATE_REPOSITORY_HOSTS: ${problem}; expected false, true, or a comma-separated list of host names and IP networks`);
+  }
   const logLevel = (env.LOG_LEVEL ?? 'log').trim();
   if (!['error', 'warn', 'log', 'debug'].includes(logLevel)) {
     problems.push(`LOG_LEVEL: expected error, warn, log or debug, got "${logLevel}"`);
@@ -126,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     demo: parseBoolean('DEMO', env.DEMO, databaseUrl === undefined && !production, problems),
     linkFormat: linkFormat as LinkFormatMode,
     allowLocalRepositories: parseBoolean('ALLOW_LOCAL_REPOSITORIES', env.ALLOW_LOCAL_REPOSITORIES, false, problems),
+    privateRepositoryHosts: privateHosts.policy,
     jobPollingSeconds: parseNumber('JOB_POLLING_SECONDS', env.JOB_POLLING_SECONDS, 1, problems, 0.5, 60),
     logLevel: logLevel as AppConfig['logLevel'],
     production,

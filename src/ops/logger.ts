@@ -1,6 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
+import { redactRepositoryUrlsInText } from '../vcs/repository-url-policy';
 
 /** LOG_LEVEL (Nest's names) → pino's levels. */
 const PINO_LEVELS: Record<AppConfig['logLevel'], pino.Level> = { error: 'error', warn: 'warn', log: 'info', debug: 'debug' };
@@ -19,9 +20,11 @@ export function createRootLogger(config: AppConfig, options: { destination?: Des
   return options.destination ? pino(settings, options.destination) : pino(settings);
 }
 
+// Log lines quote repository URLs and git's output; credentials in them (`https://user:token@`,
+// `?private_token=`, `user:password@host:path`) never reach the log (issue 10 item 10).
 function asText(message: unknown): string {
-  if (message instanceof Error) return message.message;
-  return typeof message === 'string' ? message : JSON.stringify(message);
+  const text = message instanceof Error ? message.message : typeof message === 'string' ? message : JSON.stringify(message);
+  return redactRepositoryUrlsInText(text ?? String(message));
 }
 
 /** Nest's LoggerService on top of pino, so framework and application messages are JSON lines too. */
@@ -36,7 +39,7 @@ export class PinoNestLogger implements LoggerService {
     // Nest calls error(message, stack?, context?); an Error object carries its own stack.
     const context = typeof rest[rest.length - 1] === 'string' ? (rest[rest.length - 1] as string) : undefined;
     const stack = message instanceof Error ? message.stack : typeof rest[0] === 'string' && rest.length > 1 ? rest[0] : undefined;
-    this.logger.error({ context, stack }, asText(message));
+    this.logger.error({ context, stack: stack === undefined ? undefined : redactRepositoryUrlsInText(stack) }, asText(message));
   }
 
   warn(message: unknown, context?: string): void {

@@ -1,8 +1,10 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { JobQueue } from '../jobs/job-queue';
 import { ComponentImportService } from './component-import.service';
+import { taskErrorText, taskLogText } from './task-log-text';
 import { withHeartbeat } from './task-heartbeat';
 
 // Heavy component work runs in the background (weblate-api.md §10.11: creation answers 201 and `task_url`
@@ -26,6 +28,7 @@ export class ComponentTaskScheduler implements OnModuleInit {
     private readonly dataSource: DataSource,
     private readonly jobs: JobQueue,
     private readonly imports: ComponentImportService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
@@ -73,8 +76,9 @@ export class ComponentTaskScheduler implements OnModuleInit {
         units: result.units,
       }, [`Imported ${result.translations} translations with ${result.units} strings`]);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      this.logger.error(`Import of component ${componentId} failed: ${message}`);
+      // The server log keeps the whole text; the task, readable anonymously, a cleaned one.
+      this.logger.error(`Import of component ${componentId} failed: ${error instanceof Error ? error.message : String(error)}`);
+      const message = taskErrorText(error, this.config);
       await this.finish(taskId, componentId, 'failed', message, [`Error: ${message}`]);
     }
   }
@@ -82,7 +86,7 @@ export class ComponentTaskScheduler implements OnModuleInit {
   private async progress(taskId: string, percent: number, lines: string[]): Promise<void> {
     await this.dataSource.query(
       `UPDATE tasks SET progress = $2, log = ${appendLog('$3')}, updated_at = now() WHERE id = $1`,
-      [taskId, percent, lines.join('\n')],
+      [taskId, percent, taskLogText(lines.join('\n'), this.config)],
     );
   }
 
@@ -92,7 +96,7 @@ export class ComponentTaskScheduler implements OnModuleInit {
         // Only a task still running: a task cancelled meanwhile (DELETE /api/tasks/<id>/) stays cancelled.
         `UPDATE tasks SET status = $2, progress = 100, result = $3::jsonb, log = ${appendLog('$4')}, updated_at = now()
           WHERE id = $1 AND status = 'running'`,
-        [taskId, status, JSON.stringify(result), lines.join('\n')],
+        [taskId, status, JSON.stringify(result), taskLogText(lines.join('\n'), this.config)],
       );
       // Only this task's mark: a newer task may have replaced it.
       await manager.query('UPDATE components SET task_id = NULL WHERE id = $1 AND task_id = $2', [componentId, taskId]);

@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { JobQueue } from '../jobs/job-queue';
 import { withComponentLock } from './component-lock';
+import { taskErrorText } from './task-log-text';
 import { withHeartbeat } from './task-heartbeat';
 import { WorkingCopyService } from './working-copy.service';
 
@@ -76,8 +77,9 @@ export class RemovalTaskScheduler implements OnModuleInit {
       const removed = await withHeartbeat(this.dataSource, job.taskId, () => (job.kind === 'component' ? this.removeComponent(job) : this.removeProject(job)));
       await this.finish(job.taskId, 'completed', { result: true }, removed ? `Removed ${job.kind} ${removed}` : `The ${job.kind} was already removed`);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      this.logger.error(`Removal of ${job.kind} ${job.id} failed: ${message}`);
+      this.logger.error(`Removal of ${job.kind} ${job.id} failed: ${error instanceof Error ? error.message : String(error)}`);
+      // Readable anonymously: no server paths (issue 10 item 10).
+      const message = taskErrorText(error, this.config);
       await this.finish(job.taskId, 'failed', message, `Error: ${message}`);
     }
   }

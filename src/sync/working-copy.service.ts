@@ -3,7 +3,9 @@ import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { GitRepository } from '../vcs/git.repository';
+import type { GitRepositoryOptions } from '../vcs/git-repository.types';
 import { runGit } from '../vcs/git-runner';
+import { PUBLIC_HOSTS_ONLY } from '../vcs/repository-host-policy';
 import { assertRepositoryUrlAllowed } from '../vcs/repository-url-policy';
 
 // Components are clones under DATA_DIR (architecture.md "Runtime shape"): <dataDir>/vcs/<project>/<component>.
@@ -54,7 +56,12 @@ export class WorkingCopyService {
     if (!(await GitRepository.isWorkingCopy(directory))) return null;
     const allowLocal = this.allowLocal(settings.repo, allowLocalOverride);
     const branch = settings.branch || (await currentBranch(directory));
-    return new GitRepository(directory, branch, { allowLocal });
+    return new GitRepository(directory, branch, this.options(allowLocal));
+  }
+
+  /** Options of every working copy: local repositories as allowed, network hosts as ALLOW_PRIVATE_REPOSITORY_HOSTS says. */
+  options(allowLocal: boolean): GitRepositoryOptions {
+    return { allowLocal, hostPolicy: this.config.privateRepositoryHosts, hostLookup: this.config.repositoryHostLookup };
   }
 
   /** Opens the working copy, cloning it first when needed (into a temporary directory, renamed at the end). */
@@ -66,12 +73,12 @@ export class WorkingCopyService {
       return { repository: existing, branch: existing.branch, cloned: false };
     }
     assertRepositoryUrlAllowed(settings.repo, { allowLocal });
-    const branch = settings.branch || (await remoteDefaultBranch(settings.repo, allowLocal));
+    const branch = settings.branch || (await remoteDefaultBranch(settings.repo, this.options(allowLocal)));
     const directory = this.directory(settings.projectSlug, settings.componentSlug);
     await mkdir(path.dirname(directory), { recursive: true });
     const staging = await mkdtemp(`${directory}.cloning-`);
     try {
-      await GitRepository.clone(settings.repo, branch, staging, { allowLocal });
+      await GitRepository.clone(settings.repo, branch, staging, this.options(allowLocal));
       // Whatever is at the target is not a working copy (checked above): a leftover of an interrupted run.
       await rm(directory, { recursive: true, force: true });
       await rename(staging, directory);
@@ -79,16 +86,18 @@ export class WorkingCopyService {
       await rm(staging, { recursive: true, force: true });
       throw error;
     }
-    const repository = new GitRepository(directory, branch, { allowLocal });
+    const repository = new GitRepository(directory, branch, this.options(allowLocal));
     if (settings.push) await repository.setRemoteUrl(settings.repo, settings.push);
     return { repository, branch, cloned: true };
   }
 }
 
 /** The branch the remote's HEAD points at (`git ls-remote --symref <url> HEAD`). */
-export async function remoteDefaultBranch(url: string, allowLocal: boolean): Promise<string> {
+export async function remoteDefaultBranch(url: string, options: GitRepositoryOptions): Promise<string> {
+  const { allowLocal, hostPolicy = PUBLIC_HOSTS_ONLY, hostLookup } = options;
   assertRepositoryUrlAllowed(url, { allowLocal });
-  const { stdout } = await runGit(['ls-remote', '--symref', '--', url, 'HEAD'], { allowLocal });
+  const network = { urls: [url], direction: 'fetch' as const, policy: hostPolicy, lookup: hostLookup };
+  const { stdout } = await runGit(['ls-remote', '--symref', '--', url, 'HEAD'], { allowLocal, network });
   const match = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(stdout);
   if (!match) throw new Error('Could not determine the default branch of the repository.');
   return match[1];

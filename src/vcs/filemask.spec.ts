@@ -74,16 +74,38 @@ describe('matchFilemask', () => {
 });
 
 describe('compileLanguageRegex', () => {
-  it('translates Python-only syntax', () => {
-    expect(compileLanguageRegex('^(?P<a>x)(?P=a)$').test('xx')).toBe(true);
+  it('reads Python spellings with re.match semantics', () => {
+    expect(compileLanguageRegex('^(?P<lang>[a-z]{2})$').test('cs')).toBe(true);
     expect(compileLanguageRegex('\\Acs\\Z').test('cs')).toBe(true);
     expect(compileLanguageRegex('\\Acs\\Z').test('ccs')).toBe(false);
     expect(compileLanguageRegex('[a\\_]+$').test('a_')).toBe(true);
+    // Anchored at the start only, like re.match.
+    expect(compileLanguageRegex('cs').test('cs_CZ')).toBe(true);
+    expect(compileLanguageRegex('cs').test('xcs')).toBe(false);
+    expect(compileLanguageRegex('(?i)^PT_br$').test('pt_BR')).toBe(true);
+    // An escaped backslash followed by Z stays a literal backslash and Z.
+    expect(compileLanguageRegex('a\\\\Z').test('a\\Z')).toBe(true);
   });
 
-  it('rejects patterns JavaScript cannot compile', () => {
-    expect(() => compileLanguageRegex('([a-z')).toThrow(LanguageRegexError);
-    expect(() => compileLanguageRegex('(?x)^ cs $')).toThrow(LanguageRegexError);
+  it('matches in linear time: nested quantifiers against a long non-matching code', () => {
+    // With a backtracking engine this is 2^40 steps; RE2 reads the code once. The test would not finish.
+    expect(compileLanguageRegex('^(a+)+$').test(`${'a'.repeat(40)}!`)).toBe(false);
+    expect(compileLanguageRegex('^(a|a)*$').test(`${'a'.repeat(40)}!`)).toBe(false);
+    expect(compileLanguageRegex('^(a+)+$').test('a'.repeat(40))).toBe(true);
+  });
+
+  it.each<[string, string]>([
+    ['([a-z', 'missing closing ]'],
+    ['(?x)^ cs $', 'Verbose'],
+    ['^(?P<a>x)(?P=a)$', 'unsupported Perl syntax'],
+    ['^(a)\\1$', 'invalid escape sequence'],
+    ['^(?=cs)', 'unsupported Perl syntax'],
+    ['^(?!cs)', 'unsupported Perl syntax'],
+    ['(?<=c)s', 'RE2 syntax'],
+    ['((a{100}){100}){100}', 'invalid repeat count'],
+  ])('refuses %j (%s)', (pattern, reason) => {
+    expect(() => compileLanguageRegex(pattern)).toThrow(LanguageRegexError);
+    expect(() => compileLanguageRegex(pattern)).toThrow(reason);
   });
 });
 

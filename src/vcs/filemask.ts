@@ -1,3 +1,5 @@
+import { RE2JS } from 're2js';
+
 // A component's `filemask` (e.g. `translations/*/app.json`) names one file per language: the `*` is the
 // language code, every other character is literal, and `*` never crosses a `/` (Weblate escapes the mask and
 // turns the `*` into `([^/]*)`). The mask is user input that later becomes a path to write, so traversal is
@@ -50,36 +52,43 @@ export function filemaskPath(filemask: string, languageCode: string): string {
   return filemask.replace('*', languageCode);
 }
 
+/** A compiled `language_regex`: whether a language code passes it. */
+export interface LanguageFilter {
+  test(code: string): boolean;
+}
+
+// Python's leading inline flags; `a`, `L` and `u` choose character classes and change nothing that matters
+// for language codes, `x` (verbose) has no RE2 equivalent.
+const PYTHON_FLAGS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL, a: 0, L: 0, u: 0 };
+
 /**
- * Compiles a Python-style `language_regex` into a JS RegExp with Python's `re.match` semantics (anchored at
- * the start only). Handles the Python-only spellings `(?P<name>`, `(?P=name)`, `\A`, `\Z` and leading inline
- * flags; an empty pattern accepts every code.
+ * Compiles a Python-style `language_regex` with Python's `re.match` semantics (anchored at the start only).
+ * The pattern comes from API users and runs against directory names from the repository, so it runs on
+ * RE2 (re2js, a pure JavaScript port): matching takes time linear in the code, whatever the pattern. With
+ * JavaScript's backtracking engine, `^(a+)+$` against a directory `aaaa…a!` blocked the server for seconds,
+ * doubling with each character (issue 10 item 8). RE2 has no backreferences and no lookaround, so such
+ * patterns are refused when a component is written (Weblate's "Compilation failed: …" message). Python's
+ * `(?P<name>…)`, `\A` and leading inline flags are RE2 syntax too; `\Z` is RE2's `\z`.
  */
-export function compileLanguageRegex(pattern: string): RegExp {
+export function compileLanguageRegex(pattern: string): LanguageFilter {
   let source = pattern;
-  let flags = '';
+  let flags = 0;
   const inline = /^\(\?([aiLmsux]+)\)/.exec(source);
   if (inline) {
     if (inline[1].includes('x')) throw new LanguageRegexError('Verbose (?x) language filters are not supported.');
-    flags = [...new Set(inline[1].replace(/[aLux]/g, ''))].join('');
+    for (const flag of inline[1]) flags |= PYTHON_FLAGS[flag];
     source = source.slice(inline[0].length);
   }
-  source = source.replace(/\\.|\(\?P<|\(\?P=(\w+)\)/gs, (token, backref: string | undefined) => {
-    if (backref !== undefined) return `\\k<${backref}>`;
-    if (token === '(?P<') return '(?<';
-    if (token === '\\A') return '^';
-    if (token === '\\Z') return '$';
-    return token;
-  });
-  // Unicode mode first (closest to Python 3 str patterns); some Python escapes like `\_` are only legal without it.
-  for (const mode of ['u', '']) {
-    try {
-      return new RegExp(`^(?:${source})`, flags + mode);
-    } catch {
-      // Try the next mode.
-    }
+  source = source.replace(/\\./gs, (token) => (token === '\\Z' ? '\\z' : token));
+  try {
+    // The pattern alone first, so an error quotes what the user wrote, not the anchoring around it.
+    RE2JS.compile(source, flags);
+    const compiled = RE2JS.compile(`^(?:${source})`, flags);
+    return { test: (code) => compiled.test(code) };
+  } catch (error) {
+    const reason = (error instanceof Error ? error.message : String(error)).replace(/^error parsing regexp: /, '');
+    throw new LanguageRegexError(`Invalid language filter: ${reason} (RE2 syntax: no backreferences or lookaround)`);
   }
-  throw new LanguageRegexError(`Invalid language filter: ${pattern}`);
 }
 
 /** Files matching `filemask`, with the language code the `*` stood for, filtered by `languageRegex`, by path. */

@@ -1,10 +1,15 @@
 import type { GitIdentity } from './git-identity';
+import type { HostLookup, RepositoryHostPolicy } from './repository-host-policy';
 
 export interface GitRepositoryOptions {
   /** Whether local (`file://`, absolute path) remotes are allowed; the operator's setting. */
   allowLocal: boolean;
   /** Committer of every commit and author of merge commits. */
   committer?: GitIdentity;
+  /** Which non-public hosts clone, fetch and push may reach (default: none; ALLOW_PRIVATE_REPOSITORY_HOSTS). */
+  hostPolicy?: RepositoryHostPolicy;
+  /** Resolves host names for that check (default: the system resolver); tests replace it. */
+  hostLookup?: HostLookup;
   /** Per git command. */
   timeoutMs?: number;
   /** How long to wait for the repository lock before a RepositoryLockTimeoutError. */

@@ -1,5 +1,14 @@
+import { Logger } from '@nestjs/common';
 import { execFile } from 'node:child_process';
-import { redactRepositoryUrlsInText } from './repository-url-policy';
+import {
+  checkRepositoryHost,
+  networkGitConfig,
+  pinnedSshCommand,
+  type CheckedRepositoryTarget,
+  type HostLookup,
+  type RepositoryHostPolicy,
+} from './repository-host-policy';
+import { redactRepositoryUrl, redactRepositoryUrlsInText } from './repository-url-policy';
 
 // Every git invocation in Glossa goes through runGit: execFile with an argument array (never a shell), a
 // scrubbed environment, a timeout, and configuration that turns off everything a repository or a remote
@@ -17,6 +26,22 @@ export interface GitRunOptions {
   maxBuffer?: number;
   /** Extra variables (committer identity, dates). They win over the defaults, so keep them to data. */
   env?: Record<string, string>;
+  /** Set for every command that contacts a remote (clone, ls-remote, fetch, push): see {@link NetworkAccess}. */
+  network?: NetworkAccess;
+}
+
+/**
+ * A command that reaches a remote (issue 10 item 6): each URL's host is resolved and checked against the
+ * policy right before git runs, http(s) connections are pinned to the checked addresses, redirects are
+ * refused, and a failure is reported without git's words (see {@link GitNetworkError}).
+ */
+export interface NetworkAccess {
+  /** Every URL the command may contact (the remote's URL and push URL). */
+  urls: readonly string[];
+  policy: RepositoryHostPolicy;
+  /** `fetch` for clone, ls-remote and fetch; `push` for push. Only chooses the words of the message. */
+  direction: 'fetch' | 'push';
+  lookup?: HostLookup;
 }
 
 export interface GitResult {
@@ -26,7 +51,7 @@ export interface GitResult {
 
 /** A git command that failed; `stderr` and the message have URL credentials removed. */
 export class GitCommandError extends Error {
-  override readonly name = 'GitCommandError';
+  override readonly name: string = 'GitCommandError';
 
   constructor(
     /** The git subcommand (for example `fetch`), never the full argument list, which may hold user data. */
@@ -42,6 +67,38 @@ export class GitCommandError extends Error {
     super(`git ${command} ${status}${detail ? `: ${detail}` : ''}`);
   }
 }
+
+/**
+ * A network git command that failed, or was refused before it ran because its host is not allowed. The
+ * message is the same whatever went wrong: it ends up in task logs, the changes feed and API answers that
+ * whoever set the URL can read, and git's own words ("Failed to connect to 10.0.0.5 port 6379", "returned
+ * error: 404", "Connection reset") would tell them which internal hosts and ports answer. `detail` keeps the
+ * reason for the server log.
+ */
+export class GitNetworkError extends GitCommandError {
+  override readonly name: string = 'GitNetworkError';
+
+  constructor(
+    command: string,
+    direction: NetworkAccess['direction'],
+    /** Why, for the operator: the policy's reason or git's (credential-free) stderr. */
+    readonly detail: string,
+    exitCode: number | null = null,
+    timedOut = false,
+  ) {
+    super(command, exitCode, '', '', timedOut);
+    this.message = networkFailureMessage(direction);
+  }
+}
+
+/** The one text of every failed fetch (or push); it says nothing about the host, the port or the answer. */
+export function networkFailureMessage(direction: NetworkAccess['direction']): string {
+  return direction === 'push'
+    ? 'Could not push to the repository: the server is not allowed, could not be reached, or refused the request.'
+    : 'Could not fetch the repository: the server is not allowed, could not be reached, or refused the request.';
+}
+
+const logger = new Logger('Git');
 
 // Variables passed through from the server's environment. Anything else (GIT_DIR, GIT_WORK_TREE,
 // GIT_INDEX_FILE, GIT_CONFIG_PARAMETERS, …) could silently point git at another repository or add config.
@@ -106,10 +163,44 @@ function subcommandOf(args: readonly string[]): string {
   return 'git';
 }
 
-/** Runs `git <args>` and resolves with its output, or rejects with {@link GitCommandError}. */
-export function runGit(args: readonly string[], options: GitRunOptions = {}): Promise<GitResult> {
-  const fullArgs = HARDENING_CONFIG.flatMap((setting) => ['-c', setting]).concat(args);
+/**
+ * Runs `git <args>` and resolves with its output, or rejects with {@link GitCommandError} (a
+ * {@link GitNetworkError} for a command given `network`).
+ */
+export async function runGit(args: readonly string[], options: GitRunOptions = {}): Promise<GitResult> {
   const command = subcommandOf(args);
+  const network = options.network;
+  if (!network) return execGit(command, HARDENING_CONFIG.flatMap((setting) => ['-c', setting]).concat(args), options);
+  let targets: CheckedRepositoryTarget[];
+  try {
+    targets = [];
+    for (const url of network.urls) {
+      const checked = await checkRepositoryHost(url, network.policy, { lookup: network.lookup, unresolved: 'refuse' });
+      if (checked) targets.push(checked);
+    }
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    logger.warn(`git ${command} of ${network.urls.map(redactRepositoryUrl).join(', ')} refused before connecting: ${reason}`);
+    throw new GitNetworkError(command, network.direction, reason);
+  }
+  const fullArgs = [...HARDENING_CONFIG.flatMap((setting) => ['-c', setting]), ...networkGitConfig(network.policy, targets), ...args];
+  // Only local repositories (ALLOW_LOCAL_REPOSITORIES): no network to map, git's own words stay useful.
+  if (targets.length === 0) return execGit(command, fullArgs, options);
+  // ssh resolves the name itself; pin it to the checked address unless the operator chose the ssh command.
+  const sshCommand = process.env.GIT_SSH === undefined && process.env.GIT_SSH_COMMAND === undefined ? pinnedSshCommand(network.policy, targets) : null;
+  const runOptions = sshCommand ? { ...options, env: { ...options.env, GIT_SSH_COMMAND: sshCommand } } : options;
+  try {
+    return await execGit(command, fullArgs, runOptions);
+  } catch (error) {
+    if (!(error instanceof GitCommandError)) throw error;
+    const detail = error.stderr.trim() || error.message;
+    const hosts = targets.map(({ target }) => `${target.host}:${target.port}`).join(', ');
+    logger.warn(`git ${command} (${hosts}) failed: ${detail}`);
+    throw new GitNetworkError(command, network.direction, detail, error.exitCode, error.timedOut);
+  }
+}
+
+function execGit(command: string, fullArgs: string[], options: GitRunOptions): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     execFile(
       'git',
@@ -132,16 +223,18 @@ export function runGit(args: readonly string[], options: GitRunOptions = {}): Pr
         const timedOut = error.killed === true && exitCode === null;
         // A spawn failure (git missing, cwd gone) has no stderr; keep node's reason instead.
         const errText = stderr || (exitCode === null && !timedOut ? error.message : '');
-        reject(
-          new GitCommandError(
-            command,
-            exitCode,
-            redactRepositoryUrlsInText(errText),
-            redactRepositoryUrlsInText(stdout ?? ''),
-            timedOut,
-          ),
-        );
+        const clean = (text: string): string => withoutWorkingCopyPath(redactRepositoryUrlsInText(text), options.cwd);
+        reject(new GitCommandError(command, exitCode, clean(errText), clean(stdout ?? ''), timedOut));
       },
     );
   });
+}
+
+/**
+ * git names files by absolute path in some errors (`Unable to create '/data/vcs/p/c/.git/index.lock'`); the
+ * working copy's own path becomes `.`, so messages shown to API users do not reveal the server's layout.
+ */
+function withoutWorkingCopyPath(text: string, cwd: string | undefined): string {
+  if (!cwd || cwd === '/' || !text.includes(cwd)) return text;
+  return text.split(cwd.replace(/\/+$/, '')).join('.');
 }

@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import { COMMIT_INFO_FORMAT, CommitInfo, parseCommitInfo } from './commit-info';
 import { gitBlobHash } from './git-blob-hash';
 import { DEFAULT_COMMITTER, GitIdentity, formatGitIdentity, identityEnvironment } from './git-identity';
-import { GitCommandError, GitResult, runGit } from './git-runner';
+import { GitCommandError, GitResult, NetworkAccess, runGit } from './git-runner';
+import { PUBLIC_HOSTS_ONLY } from './repository-host-policy';
 import { withLock } from './repository-lock';
 import { assertBranchNameAllowed, assertRepositoryUrlAllowed } from './repository-url-policy';
 import { AheadBehind, GitRepositoryOptions, MergeResult } from './git-repository.types';
@@ -44,7 +45,7 @@ export class GitRepository {
         // --no-local: even a local source goes through the file transport, so the protocol allow-list applies
         // and nothing is hard-linked from (or symlinked into) the source's object store (CVE-2022-39253).
         ['clone', '--no-local', '--branch', branch, '--single-branch', '--no-tags', '--', url, repository.path],
-        { allowLocal: options.allowLocal, timeoutMs: options.timeoutMs },
+        { allowLocal: options.allowLocal, timeoutMs: options.timeoutMs, network: repository.network([url], 'fetch') },
       ),
     );
     return repository;
@@ -74,9 +75,9 @@ export class GitRepository {
   /** Updates `origin/<branch>` from the remote. */
   async fetch(): Promise<void> {
     await this.locked(async () => {
-      await this.assertConfiguredRemotes();
+      const { fetchUrls } = await this.assertConfiguredRemotes();
       const refspec = `+refs/heads/${this.branch}:${this.remoteRef()}`;
-      await this.git(['fetch', '--prune', '--no-tags', '--no-recurse-submodules', '--', 'origin', refspec]);
+      await this.git(['fetch', '--prune', '--no-tags', '--no-recurse-submodules', '--', 'origin', refspec], undefined, this.network(fetchUrls, 'fetch'));
     });
   }
 
@@ -246,8 +247,9 @@ export class GitRepository {
   async push(remoteBranch: string = this.branch): Promise<void> {
     assertBranchNameAllowed(remoteBranch);
     await this.locked(async () => {
-      await this.assertConfiguredRemotes();
-      await this.git(['push', '--no-verify', '--', 'origin', `refs/heads/${this.branch}:refs/heads/${remoteBranch}`]);
+      const { pushUrls } = await this.assertConfiguredRemotes();
+      const refspec = `refs/heads/${this.branch}:refs/heads/${remoteBranch}`;
+      await this.git(['push', '--no-verify', '--', 'origin', refspec], undefined, this.network(pushUrls, 'push'));
     });
   }
 
@@ -259,8 +261,13 @@ export class GitRepository {
     return withLock(this.path, fn, { timeoutMs: this.options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS });
   }
 
-  private git(args: string[], env?: Record<string, string>): Promise<GitResult> {
-    return runGit(args, { cwd: this.path, allowLocal: this.options.allowLocal, timeoutMs: this.options.timeoutMs, env });
+  private git(args: string[], env?: Record<string, string>, network?: NetworkAccess): Promise<GitResult> {
+    return runGit(args, { cwd: this.path, allowLocal: this.options.allowLocal, timeoutMs: this.options.timeoutMs, env, network });
+  }
+
+  /** What a command reaching `urls` needs: the host policy (issue 10 item 6), checked by runGit. */
+  private network(urls: string[], direction: NetworkAccess['direction']): NetworkAccess {
+    return { urls, direction, policy: this.options.hostPolicy ?? PUBLIC_HOSTS_ONLY, lookup: this.options.hostLookup };
   }
 
   private async revParse(ref: string): Promise<string> {
@@ -276,9 +283,13 @@ export class GitRepository {
   }
 
   // The URLs in .git/config were checked when set, but the file is on disk; check again before git uses them.
-  private async assertConfiguredRemotes(): Promise<void> {
+  // Resolves with the URLs git fetches from and pushes to (the push URL, or the URL when there is none).
+  private async assertConfiguredRemotes(): Promise<{ fetchUrls: string[]; pushUrls: string[] }> {
     const { stdout } = await this.git(['config', '--get-all', 'remote.origin.url']);
     const push = await this.git(['config', '--get-all', 'remote.origin.pushurl']).catch(ignoreExitCode(1, { stdout: '' }));
-    for (const url of [...stdout.split('\n'), ...push.stdout.split('\n')].filter(Boolean)) this.assertUrl(url);
+    const fetchUrls = stdout.split('\n').filter(Boolean);
+    const pushUrls = push.stdout.split('\n').filter(Boolean);
+    for (const url of [...fetchUrls, ...pushUrls]) this.assertUrl(url);
+    return { fetchUrls, pushUrls: pushUrls.length > 0 ? pushUrls : fetchUrls };
   }
 }

@@ -3,6 +3,7 @@ import {
   RepositoryUrlError,
   assertBranchNameAllowed,
   assertRepositoryUrlAllowed,
+  isRedactedFormOf,
   redactRepositoryUrl,
   redactRepositoryUrlsInText,
 } from './repository-url-policy';
@@ -49,6 +50,8 @@ describe('assertRepositoryUrlAllowed', () => {
     ['git@-oProxyCommand=x:repo', 'host must not start with "-"'],
     ['https:///repo.git', 'host'],
     ['https://example.org\\@evil.example/', 'backslashes'],
+    ['https://user:p@ss@example.org/repo.git', 'more than one "@"'],
+    ['ssh://a@b@127.0.0.1/repo.git', 'more than one "@"'],
     ['relative/path/repo', 'Unsupported'],
     ['./repo', 'Unsupported'],
     ['repo', 'Unsupported'],
@@ -83,6 +86,17 @@ describe('redactRepositoryUrl', () => {
     ['https://example.org/path/with@sign', 'https://example.org/path/with@sign'],
     ['git@github.com:org/repo.git', 'git@github.com:org/repo.git'],
     ['/srv/git/repo.git', '/srv/git/repo.git'],
+    // Secrets in the query keep their name, not their value.
+    ['https://gitlab.example.com/g/r.git?private_token=glpat-s3cret', 'https://gitlab.example.com/g/r.git?private_token=***'],
+    ['https://example.org/r.git?ref=main&access_token=s3cret&x=1', 'https://example.org/r.git?ref=main&access_token=***&x=1'],
+    ['https://example.org/r.git?token=s3cret', 'https://example.org/r.git?token=***'],
+    ['https://example.org/r.git?api_key=s3cret;X-Amz-Signature=abc', 'https://example.org/r.git?api_key=***;X-Amz-Signature=***'],
+    ['https://example.org/r.git?password=s3cret#auth=s3cret', 'https://example.org/r.git?password=***#auth=***'],
+    ['https://example.org/r.git?ref=main', 'https://example.org/r.git?ref=main'],
+    // scp-like: a password goes with its user; `git@` has no password.
+    ['user:s3cret@example.org:org/repo.git', 'example.org:org/repo.git'],
+    ['git@example.org:org/repo.git?private_token=s3cret', 'git@example.org:org/repo.git?private_token=***'],
+    ['', ''],
   ])('%s → %s', (url, expected) => {
     expect(redactRepositoryUrl(url)).toBe(expected);
   });
@@ -92,6 +106,29 @@ describe('redactRepositoryUrl', () => {
     const redacted = redactRepositoryUrlsInText(stderr);
     expect(redacted).toBe("fatal: unable to access 'https://example.org/repo.git/': Could not resolve host");
     expect(redacted).not.toContain('s3cret');
+  });
+
+  it('removes every credential form from free text (log lines, git output)', () => {
+    const text = [
+      "fatal: unable to access 'https://oauth2:glpat-s3cret@gitlab.example.com/g/r.git/': 403",
+      'cloning https://gitlab.example.com/g/r.git?private_token=s3cret1 failed',
+      "ssh: connect to host user:s3cret2@example.org:org/repo.git: refused",
+      "(deploy:s3cret3@example.org:repo.git)",
+      'git@github.com:org/repo.git stays',
+    ].join('\n');
+    const redacted = redactRepositoryUrlsInText(text);
+    expect(redacted).not.toMatch(/s3cret/);
+    expect(redacted).toContain('https://gitlab.example.com/g/r.git/');
+    expect(redacted).toContain('private_token=***');
+    expect(redacted).toContain('example.org:org/repo.git');
+    expect(redacted).toContain('git@github.com:org/repo.git stays');
+  });
+
+  it('recognises the redacted form sent back by a client', () => {
+    const stored = 'https://user:s3cret@example.org/r.git?private_token=s3cret';
+    expect(isRedactedFormOf('https://example.org/r.git?private_token=***', stored)).toBe(true);
+    expect(isRedactedFormOf('https://example.org/other.git', stored)).toBe(false);
+    expect(isRedactedFormOf(stored, stored)).toBe(false);
   });
 });
 

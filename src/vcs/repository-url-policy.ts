@@ -67,6 +67,11 @@ function assertNetworkUrl(url: string): void {
   if (url.includes('\\')) throw new RepositoryUrlError('Repository URL must not contain backslashes.');
   // WHATWG would read `https:///host/x` as `https://host/x`; git would not. Demand the host right after `//`.
   if (/^[^:]+:\/\/[/?#]/.test(url)) throw new RepositoryUrlError('Repository URL must name a host.');
+  // `user@a@b`: programs disagree on which '@' ends the user part, so they would disagree on the host (the
+  // one checked is not the one reached). A '@' in a password is written `%40`.
+  if ((/^[^:]+:\/\/([^/?#]*)/.exec(url)?.[1] ?? '').split('@').length > 2) {
+    throw new RepositoryUrlError('Repository URL must not contain more than one "@" before the host; write "%40" in a password.');
+  }
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -111,18 +116,40 @@ function safeDecode(value: string): string {
 // `scheme://userinfo@` — userinfo runs up to the last '@' before the path starts.
 const URL_USERINFO = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?#]*@/;
 const URL_USERINFO_IN_TEXT = /\b([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/?#'"]*@/g;
+// scp-like `user:password@host:path`: a ':' before the '@' means a password (`git@host:path` has none).
+const SCP_PASSWORD = /^[^@/:[\]]*:[^@/]*@(?=[^@/]*:)/;
+const SCP_PASSWORD_IN_TEXT = /(^|[\s'"(<])[^\s'"@/:]+:[^\s'"@/]*@(?=[^\s'"@/:]+:)/g;
+// Query (and fragment) parameters whose name says they hold a secret: GitLab's `private_token`, OAuth's
+// `access_token`, `token`, `api_key`, `password`, `auth`, signatures of pre-signed URLs (`sig`, `X-Amz-Signature`)…
+const SECRET_PARAMETER = /([?&;#])([^=&;#\s'"]*(?:token|key|secret|passw|pwd|auth|sig|credential|session)[^=&;#\s'"]*)=([^&;#\s'"]*)/gi;
+/** What a secret query value is replaced with. */
+export const REDACTED = '***';
 
 /**
- * The URL without its `user:password@` part, for API output and logs. Like Weblate, the whole userinfo goes:
- * a token is often sent as the user name alone. scp-like `git@host:path` has no secret and stays as is.
+ * The URL without its credentials, for API output and logs (issue 10 item 10). Like Weblate, the whole
+ * `user:password@` of a URL goes: a token is often sent as the user name alone. The password of an scp-like
+ * `user:password@host:path` goes with its user; `git@host:path` has no secret and stays as is. Query
+ * parameters named like secrets (`?private_token=…`, `?access_token=…`) keep their name, not their value.
  */
 export function redactRepositoryUrl(url: string): string {
-  return url.replace(URL_USERINFO, '$1');
+  const withoutUser = SCHEME_URL.test(url) ? url.replace(URL_USERINFO, '$1') : url.replace(SCP_PASSWORD, '');
+  return withoutUser.replace(SECRET_PARAMETER, `$1$2=${REDACTED}`);
 }
 
-/** Removes URL credentials wherever they appear in free text (git's stderr quotes remote URLs). */
+/** Removes URL credentials wherever they appear in free text (git's stderr quotes remote URLs; log lines). */
 export function redactRepositoryUrlsInText(text: string): string {
-  return text.replace(URL_USERINFO_IN_TEXT, '$1');
+  return text
+    .replace(URL_USERINFO_IN_TEXT, '$1')
+    .replace(SCP_PASSWORD_IN_TEXT, '$1')
+    .replace(SECRET_PARAMETER, `$1$2=${REDACTED}`);
+}
+
+/**
+ * Whether `submitted` is what {@link redactRepositoryUrl} shows for `stored`: a client that sends a GET body
+ * back with PUT sends the redacted URL, which must not replace the stored one with its credentials.
+ */
+export function isRedactedFormOf(submitted: string, stored: string): boolean {
+  return submitted !== stored && redactRepositoryUrl(stored) === submitted;
 }
 
 // Weblate refuses these as branch names (weblate/vcs/git.py) because git resolves them as special refs.

@@ -66,7 +66,7 @@ describe('validateComponentWrite', () => {
       commit_pending_age: ['Ensure this value is less than or equal to 2160.'],
       enforced_checks: ['Enforced checks has to be a list.'],
       suggestion_autoaccept: ['A value of 1 is not allowed.'],
-      language_regex: ['Compilation failed: Invalid language filter: ('],
+      language_regex: ['Compilation failed: Invalid language filter: missing closing ): `(` (RE2 syntax: no backreferences or lookaround)'],
       report_source_bugs: ['Enter a valid email address.'],
       commit_message: ['This field may not be blank.'],
       license: ['Ensure this field has no more than 150 characters.'],
@@ -85,6 +85,16 @@ describe('validateComponentWrite', () => {
     expect(validateComponentWrite({ ...minimal, template: '../etc/passwd' }, 'create', context).errors).toEqual({
       template: ['File path "../etc/passwd" must not contain "..".'],
     });
+  });
+
+  it('accepts language filters RE2 can run and refuses backreferences and lookaround (issue 10 item 8)', () => {
+    expect(validateComponentWrite({ language_regex: '^(a+)+$' }, 'update', context).errors).toEqual({});
+    expect(validateComponentWrite({ language_regex: '^(?P<code>[a-z]{2})\\Z' }, 'update', context).errors).toEqual({});
+    for (const pattern of ['^(?P<a>x)(?P=a)$', '^(x)\\1$', '^(?!en)', '(?<=x)y']) {
+      const { errors } = validateComponentWrite({ language_regex: pattern, variant_regex: pattern }, 'update', context);
+      expect(errors.language_regex).toEqual([expect.stringMatching(/^Compilation failed: Invalid language filter: .*no backreferences or lookaround\)$/)]);
+      expect(errors.variant_regex).toHaveLength(1);
+    }
   });
 
   it('takes source_language as a code or an object with a code', () => {

@@ -1,5 +1,6 @@
 import type { FieldErrors } from '../../common/http/api-errors';
 import { assertFilemaskAllowed, compileLanguageRegex } from '../../vcs/filemask';
+import { checkRepositoryHost, type HostLookup, type RepositoryHostPolicy } from '../../vcs/repository-host-policy';
 import { assertBranchNameAllowed, assertRepositoryUrlAllowed } from '../../vcs/repository-url-policy';
 import { assertSafeRelativePath } from '../../vcs/safe-path';
 import { SLUG_PATTERN } from '../projects/dto/project-write.dto';
@@ -185,6 +186,33 @@ export function validateComponentWrite(body: unknown, mode: ComponentWriteMode, 
     values.manage_units = true;
   }
   return { values: values as ComponentWriteValues, errors };
+}
+
+/** The URL fields git connects to; their hosts are checked once the fields themselves are valid. */
+const NETWORK_URL_FIELDS = ['repo', 'push'] as const;
+
+/**
+ * Refuses `repo`/`push` values whose host is (or resolves to) a non-public address the policy does not
+ * allow (issue 10 item 6): `{"repo": ["…"]}`, as the URL policy's own errors. A name that does not resolve
+ * now is accepted: the check is repeated before every fetch and push, where it is refused. `changed` limits
+ * the check to the fields a PUT or PATCH actually changes, so an edit of another field never fails on them.
+ */
+export async function repositoryHostErrors(
+  values: ComponentWriteValues,
+  policy: RepositoryHostPolicy,
+  options: { lookup?: HostLookup; changed?: (field: 'repo' | 'push') => boolean } = {},
+): Promise<FieldErrors> {
+  const errors: FieldErrors = {};
+  for (const field of NETWORK_URL_FIELDS) {
+    const value = values[field];
+    if (!value || (options.changed && !options.changed(field))) continue;
+    const problem = await checkRepositoryHost(value, policy, { lookup: options.lookup, unresolved: 'accept' }).then(
+      () => null,
+      (error: Error) => error.message,
+    );
+    if (problem !== null) errors[field] = [problem];
+  }
+  return errors;
 }
 
 type FieldOutcome = { value: unknown } | { error: string | Record<string, string[]> };

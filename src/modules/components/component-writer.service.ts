@@ -13,7 +13,8 @@ import type { Project } from '../projects/project.entity';
 import { ProjectsService } from '../projects/projects.service';
 import { COMPONENT_DEFAULTS, ComponentSettingDefaults, DEFAULT_SOURCE_LANGUAGE } from './component-defaults';
 import { Component } from './component.entity';
-import { ComponentWriteMode, ComponentWriteValues, validateComponentWrite } from './component-write.validator';
+import { isRedactedFormOf } from '../../vcs/repository-url-policy';
+import { ComponentWriteMode, ComponentWriteValues, repositoryHostErrors, validateComponentWrite } from './component-write.validator';
 import { ComponentsService } from './components.service';
 
 const UNIQUE_VIOLATION = '23505';
@@ -50,6 +51,7 @@ export class ComponentWriterService {
     const project = await this.projects.getBySlug(projectSlug);
     if (!ctx.can('project.edit')) throw permissionDenied('Can not create components');
     const values = this.validate(body, 'create');
+    await this.checkRepositoryHosts(values);
     const sourceLanguage = await this.resolveLanguage(values.source_language ?? DEFAULT_SOURCE_LANGUAGE);
     const settings = { ...COMPONENT_DEFAULTS, ...values } as ComponentSettings;
     await this.checkModelRules(project, settings, null);
@@ -71,6 +73,8 @@ export class ComponentWriterService {
     const component = await this.reader.getBySlugs(projectSlug, componentSlug);
     if (!ctx.can('component.edit')) throw permissionDenied('Can not edit component');
     const values = this.validate(body, mode);
+    keepStoredCredentials(values, component);
+    await this.checkRepositoryHosts(values, component);
     if (values.source_language !== undefined && values.source_language !== component.sourceLanguage.code) {
       // Weblate resolves the language first (400 when unknown), then refuses any change in clean().
       await this.resolveLanguage(values.source_language);
@@ -96,6 +100,15 @@ export class ComponentWriterService {
     });
     if (Object.keys(errors).length > 0) throw new ApiValidationError(errors);
     return values;
+  }
+
+  /** Repository hosts must be public unless ALLOW_PRIVATE_REPOSITORY_HOSTS says otherwise (issue 10 item 6). */
+  private async checkRepositoryHosts(values: ComponentWriteValues, current?: Component): Promise<void> {
+    const errors = await repositoryHostErrors(values, this.config.privateRepositoryHosts, {
+      lookup: this.config.repositoryHostLookup,
+      changed: current ? (field) => values[field] !== current[field] : undefined,
+    });
+    if (Object.keys(errors).length > 0) throw new ApiValidationError(errors);
   }
 
   /** The error sits at `source_language.code`, as Weblate reports it (weblate-api.md §6.3). */
@@ -149,6 +162,18 @@ export class ComponentWriterService {
       // The next import clones afresh into the new place; the old directory is only wasted space.
       this.logger.warn(`Could not move the working copy of ${projectSlug}/${from}: ${(error as Error).message}`);
     }
+  }
+}
+
+/**
+ * Responses show URLs without their credentials; a client that sends a GET body back with PUT sends that
+ * redacted form, which keeps the stored URL (and its credentials) instead of replacing it.
+ */
+function keepStoredCredentials(values: ComponentWriteValues, component: Component): void {
+  const stored = { repo: component.repo, push: component.push, git_export: component.gitExport, repoweb: component.repoweb };
+  for (const field of ['repo', 'push', 'git_export', 'repoweb'] as const) {
+    const submitted = values[field];
+    if (submitted !== undefined && isRedactedFormOf(submitted, stored[field])) values[field] = stored[field];
   }
 }
 

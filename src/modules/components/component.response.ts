@@ -89,7 +89,7 @@ export function toComponentResponse(component: Component, links: LinkBuilder, op
     // Credentials in repository URLs are never shown (weblate-api.md §6.3 "credentials stripped on output").
     repo: redactRepositoryUrl(component.repo),
     push: redactRepositoryUrl(component.push),
-    git_export: component.gitExport,
+    git_export: redactRepositoryUrl(component.gitExport),
     branch: component.branch,
     push_branch: component.pushBranch,
     filemask: component.filemask,
@@ -117,7 +117,7 @@ export function toComponentResponse(component: Component, links: LinkBuilder, op
     priority: component.priority,
     enforced_checks: component.enforcedChecks,
     restricted: component.restricted,
-    repoweb: component.repoweb,
+    repoweb: redactRepositoryUrl(component.repoweb),
     report_source_bugs: component.reportSourceBugs,
     merge_style: component.mergeStyle,
     commit_message: component.commitMessage,

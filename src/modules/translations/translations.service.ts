@@ -9,6 +9,7 @@ import { recordChanges } from '../changes/change-recorder';
 import { TranslationLookup } from './translation-lookup.service';
 import { RepositoryOperationsService } from '../../sync/repository-operations.service';
 import { refreshTranslationStatistics } from '../../sync/translation-statistics';
+import { compileLanguageRegex } from '../../vcs/filemask';
 import { Translation } from './translation.entity';
 
 /** A translation with everything its response needs, and last_change as text (microseconds kept). */
@@ -173,11 +174,14 @@ export class TranslationsService {
   }
 }
 
-/** Weblate filters the languages a component can get by its language_regex (Python syntax; JS reads the usual subset). */
+/**
+ * Weblate filters the languages a component can get by its language_regex (`re.match`), with the scanner's
+ * linear-time engine: the pattern is user input (issue 10 item 8).
+ */
 function matchesLanguageRegex(pattern: string, code: string): boolean {
   if (pattern === '') return true;
   try {
-    return new RegExp(pattern).test(code);
+    return compileLanguageRegex(pattern).test(code);
   } catch {
     return true;
   }
