@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
 import { INestApplication, LoggerService } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
+import express from 'express';
 import type { DestinationStream, Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../app.module';
@@ -68,7 +69,14 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
   let metrics: OpsMetrics;
   let draining = false;
   try {
-    app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), {
+    // Express routes case-insensitively by default, so `/API/tasks/…` reached the tasks handler (issue 10
+    // item 4). The router takes this setting when it is created, which the adapter's constructor already
+    // does, so the instance is configured before it is handed over. The HTTP contract middleware is the
+    // gate that lets only exact paths through in any case; this keeps Express from widening them.
+    const server = express();
+    server.set('case sensitive routing', true);
+    const adapter = new ExpressAdapter(server);
+    app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), adapter, {
       logger: options.logger ?? new PinoNestLogger(logger),
       abortOnError: false,
     });
@@ -81,7 +89,8 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
     metrics = new OpsMetrics(poolOf(dataSource), database.poolSize);
     jobQueue.onJobRun((name, seconds, failed) => metrics.observeJob(name, seconds, failed));
     // Order matters: the request id and timing wrap everything; the operator endpoints sit outside /api/;
-    // rate limiting runs before the contract so its headers are on 404/405/OPTIONS answers too (§2.4).
+    // rate limiting runs before the contract so its headers are on 404/405/OPTIONS answers too (§2.4); the
+    // contract middleware lets only exact routes through.
     app.use(requestObserver(logger, metrics, routes));
     app.use(healthEndpoints({ dataSource, pingJobQueue: () => jobQueue.ping(), metrics, draining: () => draining }));
     app.use(rateLimitMiddleware(dataSource, config));
@@ -90,6 +99,7 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
     app.useGlobalPipes(createValidationPipe());
     installOpenApi(app);
     await app.init();
+    if (adapter.getRouteMatchingOptions().caseSensitive !== true) throw new Error('The Express router was created before case-sensitive routing was set.');
     await runStartupTasks(app, config);
   } catch (error) {
     await app?.close().catch(() => undefined);

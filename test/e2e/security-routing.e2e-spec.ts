@@ -1,0 +1,226 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import { DataSource } from 'typeorm';
+import { createTranslatedComponent, SeededContent } from '../support/content-factories';
+import { authHeader } from '../support/contract';
+import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
+
+// Issue 10, item 4: the HTTP front. A path in another casing, with a doubled slash, an encoded slash or a
+// dot segment must never reach a handler past the guards (Weblate's Django URLs are case-sensitive and exact).
+
+interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  body: unknown;
+}
+
+/**
+ * One request with the path sent byte for byte as given: supertest would normalise `/./`, `//` and
+ * percent-escapes through the URL parser, which is exactly what the attacks rely on the server not doing.
+ */
+function raw(app: TestApp, method: string, rawPath: string, headers: Record<string, string> = {}, body?: string): Promise<RawResponse> {
+  const { port } = app.glossa.app.getHttpServer().address() as { port: number };
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: '127.0.0.1', port, method, path: rawPath, headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed: unknown;
+        try {
+          parsed = text === '' ? undefined : JSON.parse(text);
+        } catch {
+          parsed = text;
+        }
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, text, body: parsed });
+      });
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    if (body !== undefined) request.write(body);
+    request.end();
+  });
+}
+
+const NOT_FOUND = { detail: 'Not found.' };
+
+/** The 404 every refused path variant answers: DRF body, the contract headers and the rate-limit headers. */
+function expectRefused(label: string, response: RawResponse): void {
+  expect({ label, status: response.status, body: response.body }).toEqual({ label, status: 404, body: NOT_FOUND });
+  expect({ label, type: response.headers['content-type'], vary: response.headers['vary'] }).toEqual({ label, type: 'application/json', vary: 'Accept' });
+  expect({ label, limited: typeof response.headers['x-ratelimit-limit'] }).toEqual({ label, limited: 'string' });
+}
+
+/** A deterministic generator (mulberry32), so a failing variant can be reproduced from the test output. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Every letter of `text` upper- or lower-cased at random; retried until it differs from `text`. */
+function randomCase(text: string, random: () => number): string {
+  if (!/[a-z]/i.test(text)) return text;
+  for (;;) {
+    const changed = [...text].map((c) => (random() < 0.5 ? c.toUpperCase() : c.toLowerCase())).join('');
+    if (changed !== text) return changed;
+  }
+}
+
+/**
+ * The variants of a canonical path an attacker would try: other casings (whole path, the `/api` prefix, one
+ * static segment, random per segment), the trailing slash toggled, doubled slashes, encoded slashes, dot
+ * segments and escaped letters. Each is [name, path].
+ */
+function pathVariants(canonical: string, random: () => number): Array<[string, string]> {
+  const segments = canonical.split('/');
+  const variants: Array<[string, string]> = [];
+  variants.push(['upper-case path', canonical.toUpperCase()]);
+  if (canonical.startsWith('/api')) variants.push(['upper-case prefix', `/API${canonical.slice(4)}`]);
+  else variants.push(['upper-case first segment', `/${segments[1].toUpperCase()}${canonical.slice(segments[1].length + 1)}`]);
+  for (let round = 0; round < 3; round++) {
+    variants.push([`random case per segment #${round}`, segments.map((segment) => randomCase(segment, random)).join('/')]);
+  }
+  segments.forEach((segment, index) => {
+    if (!/[a-z]/.test(segment)) return;
+    const capitalised = [...segments];
+    capitalised[index] = segment.charAt(0).toUpperCase() + segment.slice(1);
+    if (capitalised[index] !== segment) variants.push([`capitalised segment ${index}`, capitalised.join('/')]);
+  });
+  variants.push(canonical.endsWith('/') ? ['without trailing slash', canonical.slice(0, -1)] : ['with trailing slash', `${canonical}/`]);
+  variants.push(['doubled trailing slash', canonical.endsWith('/') ? `${canonical}/` : `${canonical}//`]);
+  variants.push(['doubled leading slash', `/${canonical}`]);
+  variants.push(['doubled inner slash', canonical.replace('/', '//').replace(/^\/\/\//, '//')]);
+  const secondSlash = canonical.indexOf('/', 1);
+  if (secondSlash > 0) {
+    variants.push(['doubled slash after first segment', `${canonical.slice(0, secondSlash)}/${canonical.slice(secondSlash)}`]);
+    variants.push(['encoded slash %2F', `${canonical.slice(0, secondSlash)}%2F${canonical.slice(secondSlash + 1)}`]);
+    variants.push(['encoded slash %2f', `${canonical.slice(0, secondSlash)}%2f${canonical.slice(secondSlash + 1)}`]);
+    variants.push(['dot segment', `${canonical.slice(0, secondSlash)}/.${canonical.slice(secondSlash)}`]);
+    variants.push(['dot-dot segment', `${canonical.slice(0, secondSlash)}/x/..${canonical.slice(secondSlash)}`]);
+  }
+  variants.push(['leading dot segment', `/.${canonical}`]);
+  variants.push(['escaped first letter', `/%${segments[1].charCodeAt(0).toString(16)}${canonical.slice(2)}`]);
+  variants.push(['escaped upper-case first letter', `/%${segments[1].toUpperCase().charCodeAt(0).toString(16)}${canonical.slice(2)}`]);
+  variants.push(['trailing semicolon', canonical.endsWith('/') ? `${canonical.slice(0, -1)};/` : `${canonical};`]);
+  return variants;
+}
+
+describe('security: routing, guards and request parsing', () => {
+  let app: TestApp;
+  let ds: DataSource;
+  let secret: SeededContent;
+  let secretTask: string;
+  let secretChange: string;
+  let groupId: number;
+  let roleId: number;
+  let subscriptionId: number;
+  const admin = authHeader(TEST_ADMIN_TOKEN);
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    ds = app.glossa.app.get(DataSource);
+    secret = await createTranslatedComponent(ds, { project: { name: 'Secret', slug: 'secret', accessControl: 100 }, component: { name: 'Hidden', slug: 'hidden' } });
+    secretTask = randomUUID();
+    await ds.query(`INSERT INTO tasks (id, kind, component_id, status, progress, log) VALUES ($1, 'component-import', $2, 'completed', 100, 'cloned secret.git')`, [
+      secretTask,
+      secret.component.id,
+    ]);
+    [{ id: secretChange }] = await ds.query(`SELECT id::text FROM changes WHERE project_id = $1 ORDER BY id LIMIT 1`, [secret.project.id]);
+    groupId = (await app.http().post('/api/groups/').set(...admin).send({ name: 'Team', project_selection: 0, language_selection: 1 }).expect(201)).body.id;
+    roleId = (await app.http().post('/api/roles/').set(...admin).send({ name: 'Role', permissions: [] }).expect(201)).body.id;
+    subscriptionId = (await app.http().get('/api/users/admin/notifications/').set(...admin).expect(200)).body.results[0].id;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('answers a private component\'s task and lock under /API/ (any casing) with a rate-limited 404, never the object', async () => {
+    const task = `/api/tasks/${secretTask}/`;
+    const lock = '/api/components/secret/hidden/lock/';
+    // The canonical paths hide the private objects from anonymous callers...
+    expectRefused('canonical task', await raw(app, 'GET', task));
+    expectRefused('canonical lock', await raw(app, 'GET', lock));
+    // ...and so does every casing, for reads and for writes (which never reach a handler).
+    for (const attack of [`/API/tasks/${secretTask}/`, `/Api/Tasks/${secretTask.toUpperCase()}/`, `/api/TASKS/${secretTask}/`, '/API/components/secret/hidden/lock/', '/api/components/secret/hidden/LOCK/']) {
+      for (const method of ['GET', 'HEAD', 'OPTIONS', 'DELETE', 'POST']) {
+        const response = await raw(app, method, attack, { 'Content-Type': 'application/json' }, method === 'POST' ? '{"lock": true}' : undefined);
+        if (method === 'HEAD') expect({ attack, method, status: response.status }).toEqual({ attack, method, status: 404 });
+        else expectRefused(`${method} ${attack}`, response);
+        expect(response.text).not.toContain('cloned secret.git');
+      }
+    }
+    // The task is still there, unchanged (no cancel went through), and the component is not locked.
+    const [row] = await ds.query(`SELECT status FROM tasks WHERE id = $1`, [secretTask]);
+    expect(row.status).toBe('completed');
+    const [component] = await ds.query(`SELECT locked FROM components WHERE id = $1`, [secret.component.id]);
+    expect(component.locked).toBe(false);
+    // Their owner still sees them on the canonical path.
+    expect((await app.http().get(task).set(...admin).expect(200)).body).toMatchObject({ completed: true });
+  });
+
+  it('answers every casing and slash variant of every route in the OpenAPI document with 404, or exactly as the canonical path', async () => {
+    const document = JSON.parse(readFileSync(path.join(process.cwd(), 'openapi/openapi.json'), 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+    const unitId = secret.translations[0].unitIds[0];
+    const values: Record<string, string> = {
+      project: 'secret',
+      component: 'hidden',
+      language: 'cs',
+      code: 'cs',
+      username: 'admin',
+      roleId: String(roleId),
+      projectId: String(secret.project.id),
+      componentId: String(secret.component.id),
+    };
+    const idFor = (template: string): string => {
+      if (template.startsWith('/api/tasks/')) return secretTask;
+      if (template.startsWith('/api/units/')) return unitId;
+      if (template.startsWith('/api/changes/')) return secretChange;
+      if (template.startsWith('/api/groups/')) return String(groupId);
+      if (template.startsWith('/api/roles/')) return String(roleId);
+      if (template.includes('/notifications/')) return String(subscriptionId);
+      throw new Error(`no id for ${template}`);
+    };
+    const random = seededRandom(10_4);
+    const problems: string[] = [];
+    let checked = 0;
+    for (const [template, item] of Object.entries(document.paths)) {
+      const canonical = template.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'id' ? idFor(template) : values[name]));
+      expect(canonical).not.toMatch(/[{}]|undefined/);
+      const methods = Object.keys(item).filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m));
+      for (const method of [...methods.map((m) => m.toUpperCase()), 'OPTIONS']) {
+        const body = ['POST', 'PUT', 'PATCH'].includes(method) ? '{}' : undefined;
+        const headers: Record<string, string> = body === undefined ? {} : { 'Content-Type': 'application/json' };
+        const expected = await raw(app, method, canonical, headers, body);
+        if (expected.status >= 500) problems.push(`${method} ${canonical} (canonical) -> ${expected.status}`);
+        for (const [name, variant] of pathVariants(canonical, random)) {
+          const response = await raw(app, method, variant, headers, body);
+          checked += 1;
+          const label = `${method} ${variant} (${name} of ${template})`;
+          if (response.status === 404 && JSON.stringify(response.body) === JSON.stringify(NOT_FOUND)) {
+            if (response.headers['content-type'] !== 'application/json' || response.headers['vary'] !== 'Accept' || response.headers['x-ratelimit-limit'] === undefined) {
+              problems.push(`${label}: 404 without the contract or rate-limit headers`);
+            }
+            continue;
+          }
+          // Anything else must be the canonical path's own answer (only the trailing slash may be left off).
+          const same = response.status === expected.status && (canonical === '/metrics' ? true : JSON.stringify(response.body) === JSON.stringify(expected.body));
+          if (!same || canonical.startsWith('/metrics')) {
+            problems.push(`${label} -> ${response.status} ${response.text.slice(0, 120)} (canonical: ${expected.status} ${expected.text.slice(0, 80)})`);
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(2000);
+  });
+});
