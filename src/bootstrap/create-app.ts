@@ -7,6 +7,7 @@ import type { DestinationStream, Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../app.module';
 import { ApiExceptionFilter } from '../common/http/api-exception.filter';
+import { installBodyParsers } from '../common/http/body-parsing';
 import { httpContractMiddleware } from '../common/http/http-contract.middleware';
 import { discoverRoutes } from '../common/http/route-discovery';
 import { createValidationPipe } from '../common/http/validation';
@@ -79,6 +80,8 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
     app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), adapter, {
       logger: options.logger ?? new PinoNestLogger(logger),
       abortOnError: false,
+      // Parsers are installed below, with our limits, after the rate limiter and the contract gate.
+      bodyParser: false,
     });
     app.disable('x-powered-by');
     app.set('etag', false);
@@ -90,11 +93,12 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
     jobQueue.onJobRun((name, seconds, failed) => metrics.observeJob(name, seconds, failed));
     // Order matters: the request id and timing wrap everything; the operator endpoints sit outside /api/;
     // rate limiting runs before the contract so its headers are on 404/405/OPTIONS answers too (§2.4); the
-    // contract middleware lets only exact routes through.
+    // contract middleware lets only exact routes through, and bodies are parsed only for those.
     app.use(requestObserver(logger, metrics, routes));
     app.use(healthEndpoints({ dataSource, pingJobQueue: () => jobQueue.ping(), metrics, draining: () => draining }));
     app.use(rateLimitMiddleware(dataSource, config));
     app.use(httpContractMiddleware(routes, config));
+    installBodyParsers(app, config);
     app.useGlobalFilters(new ApiExceptionFilter());
     app.useGlobalPipes(createValidationPipe());
     installOpenApi(app);

@@ -47,4 +47,10 @@ describe('loadConfig', () => {
     expect(config.demo).toBe(false);
     expect(config.siteUrl).toBe('https://glossa.example.org');
   });
+
+  it('bounds request bodies at Django\'s 2.5 MiB unless told otherwise', () => {
+    expect(loadConfig({}).maxRequestBodyBytes).toBe(2_621_440);
+    expect(loadConfig({ MAX_REQUEST_BODY_BYTES: '65536' }).maxRequestBodyBytes).toBe(65536);
+    expect(() => loadConfig({ MAX_REQUEST_BODY_BYTES: '10' })).toThrow('MAX_REQUEST_BODY_BYTES: expected a number from 1024');
+  });
 });

@@ -28,6 +28,8 @@ export interface AppConfig {
   rateLimitUser: RateLimit;
   /** How long shutdown waits for in-flight requests and jobs before giving up on them. */
   shutdownTimeoutSeconds: number;
+  /** The largest JSON or form body accepted (413 above); multipart uploads have their own limit. */
+  maxRequestBodyBytes: number;
 }
 
 /** A DRF-style rate such as "100/day": `requests` allowed per `windowSeconds`. */
@@ -132,6 +134,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitAnon: parseRate('RATE_LIMIT_ANON', env.RATE_LIMIT_ANON, '100/day', problems),
     rateLimitUser: parseRate('RATE_LIMIT_USER', env.RATE_LIMIT_USER, '5000/hour', problems),
     shutdownTimeoutSeconds: parseNumber('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 30, problems, 1, 3600),
+    // Django's default DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MiB), which Weblate keeps.
+    maxRequestBodyBytes: parseNumber('MAX_REQUEST_BODY_BYTES', env.MAX_REQUEST_BODY_BYTES, 2_621_440, problems, 1024, 1024 ** 3),
   };
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);

@@ -7,8 +7,10 @@ import { createTranslatedComponent, SeededContent } from '../support/content-fac
 import { authHeader } from '../support/contract';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 
-// Issue 10, item 4: the HTTP front. A path in another casing, with a doubled slash, an encoded slash or a
-// dot segment must never reach a handler past the guards (Weblate's Django URLs are case-sensitive and exact).
+// Issue 10, item 4 and parts of item 10: the HTTP front. A path in another casing, with a doubled slash, an
+// encoded slash or a dot segment must never reach a handler past the guards (Weblate's Django URLs are
+// case-sensitive and exact). Item 10 (parts): NUL bytes, huge page numbers and deeply nested JSON are 4xx,
+// never 500.
 
 interface RawResponse {
   status: number;
@@ -46,6 +48,7 @@ function raw(app: TestApp, method: string, rawPath: string, headers: Record<stri
 }
 
 const NOT_FOUND = { detail: 'Not found.' };
+const INVALID_PAGE = { detail: 'Invalid page.' };
 
 /** The 404 every refused path variant answers: DRF body, the contract headers and the rate-limit headers. */
 function expectRefused(label: string, response: RawResponse): void {
@@ -118,6 +121,7 @@ describe('security: routing, guards and request parsing', () => {
   let app: TestApp;
   let ds: DataSource;
   let secret: SeededContent;
+  let pub: SeededContent;
   let secretTask: string;
   let secretChange: string;
   let groupId: number;
@@ -129,6 +133,7 @@ describe('security: routing, guards and request parsing', () => {
     app = await createTestApp();
     ds = app.glossa.app.get(DataSource);
     secret = await createTranslatedComponent(ds, { project: { name: 'Secret', slug: 'secret', accessControl: 100 }, component: { name: 'Hidden', slug: 'hidden' } });
+    pub = await createTranslatedComponent(ds, { project: { name: 'Public', slug: 'pub' }, component: { name: 'Main', slug: 'main' }, units: 3 });
     secretTask = randomUUID();
     await ds.query(`INSERT INTO tasks (id, kind, component_id, status, progress, log) VALUES ($1, 'component-import', $2, 'completed', 100, 'cloned secret.git')`, [
       secretTask,
@@ -222,5 +227,93 @@ describe('security: routing, guards and request parsing', () => {
     }
     expect(problems).toEqual([]);
     expect(checked).toBeGreaterThan(2000);
+  });
+
+  it('answers NUL in a path segment with 404 and in a query parameter with 400, changing nothing', async () => {
+    for (const attack of ['/api/projects/%00/', '/api/projects/pub%00/', '/api/components/pub/%00/', '/api/translations/pub/main/c%00s/', '/api/languages/%00/', '/api/users/%00/', '/api/tasks/%00/', '/api/%00/', '/%00']) {
+      for (const method of ['GET', 'DELETE', 'PATCH']) {
+        expectRefused(`${method} ${attack}`, await raw(app, method, attack, { Authorization: `Token ${TEST_ADMIN_TOKEN}`, 'Content-Type': 'application/json' }, method === 'PATCH' ? '{}' : undefined));
+      }
+    }
+    for (const attack of ['/api/translations/pub/main/cs/units/?q=%00', '/api/units/?q=source:%22a%00b%22', '/api/changes/?user=%00', '/api/users/?username=a%00', '/api/projects/?page_size=%00']) {
+      const response = await raw(app, 'GET', attack, { Authorization: `Token ${TEST_ADMIN_TOKEN}` });
+      const parameter = /\?(\w+)=/.exec(attack)![1];
+      expect({ attack, status: response.status, body: response.body }).toEqual({ attack, status: 400, body: { [parameter]: ['Null characters are not allowed.'] } });
+      expect(response.headers['vary']).toBe('Accept');
+    }
+    // Bodies: DRF's CharField refuses NUL per field.
+    const response = await app.http().patch('/api/projects/pub/').set(...admin).send({ name: 'Pub\u0000lic' }).expect(400);
+    expect(response.body).toEqual({ name: ['Null characters are not allowed.'] });
+    expect((await app.http().get('/api/projects/pub/').expect(200)).body.name).toBe('Public');
+    const unit = pub.translations.find((t) => t.languageCode === 'cs')!.unitIds[1];
+    const before = (await app.http().get(`/api/units/${unit}/`).expect(200)).body.target;
+    for (const body of [{ target: ['a\u0000b'], state: 20 }, { target: ['ok'], state: 20, explanation: '\u0000' }, { ['tar\u0000get']: ['x'] }]) {
+      const refused = await app.http().patch(`/api/units/${unit}/`).set(...admin).send(body);
+      expect({ body, status: refused.status, errors: Object.values(refused.body) }).toEqual({ body, status: 400, errors: [['Null characters are not allowed.']] });
+    }
+    expect((await app.http().get(`/api/units/${unit}/`).expect(200)).body.target).toEqual(before);
+    // Anonymous writes are still refused for the missing token first (the guard runs before the body check).
+    await app.http().patch(`/api/units/${unit}/`).send({ target: ['a\u0000b'], state: 20 }).expect(401);
+  });
+
+  it('answers a page number past any real page with 404 Invalid page. on every list, translation units included', async () => {
+    const lists = [
+      '/api/projects/',
+      '/api/components/',
+      '/api/translations/',
+      '/api/languages/',
+      '/api/changes/',
+      '/api/units/',
+      '/api/users/',
+      '/api/groups/',
+      '/api/roles/',
+      '/api/projects/pub/components/',
+      '/api/projects/pub/changes/',
+      '/api/components/pub/main/translations/',
+      '/api/components/pub/main/changes/',
+      '/api/components/pub/main/statistics/',
+      '/api/translations/pub/main/cs/units/',
+      '/api/translations/pub/main/cs/changes/',
+      '/api/users/admin/notifications/',
+    ];
+    for (const list of lists) {
+      for (const page of ['99999999999999999999', '9007199254740993', '2147483648', '1e300', '1' + '0'.repeat(400), '-1', '0', '0x10', '1.5', '%00']) {
+        const response = await raw(app, 'GET', `${list}?page=${page}`, { Authorization: `Token ${TEST_ADMIN_TOKEN}` });
+        const expected = page === '%00' ? { page: ['Null characters are not allowed.'] } : INVALID_PAGE;
+        expect({ list, page, status: response.status, body: response.body }).toEqual({ list, page, status: page === '%00' ? 400 : 404, body: expected });
+      }
+      for (const size of ['99999999999999999999', '1e300']) {
+        const response = await raw(app, 'GET', `${list}?page_size=${size}`, { Authorization: `Token ${TEST_ADMIN_TOKEN}` });
+        expect({ list, size, status: response.status }).toEqual({ list, size, status: 200 });
+      }
+    }
+  });
+
+  it('answers a deeply nested JSON body with 400 JSON parse error and keeps answering', async () => {
+    for (const depth of [100_000, 1000, 65]) {
+      for (const [open, close] of [['[', ']'], ['{"a":', '}']]) {
+        const nested = `{"name": ${open.repeat(depth)}1${close.repeat(depth)}}`;
+        const response = await app.http().patch('/api/projects/pub/').set(...admin).set('Content-Type', 'application/json').send(nested);
+        expect({ depth, open, status: response.status, body: response.body }).toEqual({ depth, open, status: 400, body: { detail: 'JSON parse error - Nesting deeper than 64 levels' } });
+      }
+    }
+    // 64 levels are fine as JSON (the field then refuses a non-string name).
+    const deepest = await app.http().patch('/api/projects/pub/').set(...admin).set('Content-Type', 'application/json').send(`{"name": ${'['.repeat(63)}${']'.repeat(63)}}`);
+    expect(deepest.status).toBe(400);
+    expect(deepest.body.detail).toBeUndefined();
+    // Nesting inside strings is text, not depth.
+    const text = '['.repeat(5000);
+    await app.http().patch('/api/projects/pub/').set(...admin).send({ instructions: text }).expect(200);
+    expect((await app.http().get('/api/projects/pub/').expect(200)).body.instructions).toBe(text);
+    await app.http().get('/healthz').expect(200);
+  });
+
+  it('bounds the size of JSON and form bodies', async () => {
+    const big = JSON.stringify({ instructions: 'x'.repeat(2_700_000) });
+    const response = await app.http().patch('/api/projects/pub/').set(...admin).set('Content-Type', 'application/json').send(big);
+    expect(response.status).toBe(413);
+    expect(response.body).toEqual({ detail: 'Request entity too large.' });
+    const form = await app.http().patch('/api/projects/pub/').set(...admin).type('form').send(`instructions=${'x'.repeat(2_700_000)}`);
+    expect(form.status).toBe(413);
   });
 });

@@ -4,6 +4,7 @@ import { LinkBuilder } from '../links/link-builder';
 import { attachRequestContext, RequestContext } from './request-context';
 import { RouteTable } from './route-table';
 import { sendJson } from './send-json';
+import { nulFieldErrors } from './validation';
 
 /**
  * Swagger UI's HTML and assets (installOpenApi), served by Express itself rather than as JSON resources.
@@ -63,6 +64,13 @@ export function httpContractMiddleware(routes: RouteTable, config: AppConfig): R
     }
     // Express 5 parses the query string on every read of request.query: read it once.
     const query = request.query as Record<string, unknown>;
+    // DRF's filter forms refuse NUL in a parameter (`q`, filters, `page`), which PostgreSQL cannot store in
+    // text: it was a 500 (issue 10 item 10). The extended query parser nests at most 5 levels.
+    const nulErrors = nulFieldErrors(query);
+    if (nulErrors !== null) {
+      sendJson(response, 400, nulErrors);
+      return;
+    }
     // The path as the route spells it (with its trailing slash), for pagination links and entity tags.
     const canonicalPath = path.endsWith('/') ? path : `${path}/`;
     const context = new RequestContext(LinkBuilder.forRequest(request, config), canonicalPath, query, request.headers['if-none-match']);
