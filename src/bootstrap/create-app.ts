@@ -17,6 +17,7 @@ import { installOpenApi } from '../openapi/openapi-document';
 import { healthEndpoints } from '../ops/health';
 import { createRootLogger, PinoNestLogger } from '../ops/logger';
 import { OpsMetrics, type PoolCounters } from '../ops/metrics';
+import { metricsAccessPolicy } from '../ops/metrics-access';
 import { rateLimitMiddleware } from '../ops/rate-limit';
 import { requestObserver } from '../ops/request-observer';
 import { runStartupTasks } from './startup-tasks';
@@ -84,6 +85,8 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
       bodyParser: false,
     });
     app.disable('x-powered-by');
+    // Client address (rate limits) and forwarded origin (API links) come from X-Forwarded-* only when set.
+    app.set('trust proxy', config.trustProxy);
     app.set('etag', false);
     app.set('query parser', 'extended');
     const routes = discoverRoutes(app.get(DiscoveryService), app.get(MetadataScanner), '');
@@ -95,7 +98,9 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
     // rate limiting runs before the contract so its headers are on 404/405/OPTIONS answers too (§2.4); the
     // contract middleware lets only exact routes through, and bodies are parsed only for those.
     app.use(requestObserver(logger, metrics, routes));
-    app.use(healthEndpoints({ dataSource, pingJobQueue: () => jobQueue.ping(), metrics, draining: () => draining }));
+    app.use(
+      healthEndpoints({ dataSource, pingJobQueue: () => jobQueue.ping(), metrics, draining: () => draining, metricsAccess: metricsAccessPolicy(config) }),
+    );
     app.use(rateLimitMiddleware(dataSource, config));
     app.use(httpContractMiddleware(routes, config));
     installBodyParsers(app, config);

@@ -9,8 +9,8 @@ import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 
 // Issue 10, item 4 and parts of item 10: the HTTP front. A path in another casing, with a doubled slash, an
 // encoded slash or a dot segment must never reach a handler past the guards (Weblate's Django URLs are
-// case-sensitive and exact). Item 10 (parts): NUL bytes, huge page numbers and deeply nested JSON are 4xx,
-// never 500.
+// case-sensitive and exact); NUL bytes, huge page numbers and deeply nested JSON are 4xx, never 500; API
+// links do not follow a forged Host header in production; /metrics is not public in production.
 
 interface RawResponse {
   status: number;
@@ -315,5 +315,106 @@ describe('security: routing, guards and request parsing', () => {
     expect(response.body).toEqual({ detail: 'Request entity too large.' });
     const form = await app.http().patch('/api/projects/pub/').set(...admin).type('form').send(`instructions=${'x'.repeat(2_700_000)}`);
     expect(form.status).toBe(413);
+  });
+});
+
+describe('security: production links and metrics exposure', () => {
+  const SITE = 'https://glossa.example.org';
+  const METRICS_TOKEN = 'metrics-token-0123456789abcdef0123456789';
+  const production = { NODE_ENV: 'production', SITE_URL: SITE, ALLOW_LOCAL_REPOSITORIES: 'false' };
+
+  /** Every absolute link of a body (strings starting with http). */
+  function linksOf(body: unknown): string[] {
+    if (typeof body === 'string') return /^https?:\/\//.test(body) ? [body] : [];
+    if (Array.isArray(body)) return body.flatMap(linksOf);
+    if (body !== null && typeof body === 'object') return Object.values(body).flatMap(linksOf);
+    return [];
+  }
+
+  describe('directly exposed (no trusted proxy)', () => {
+    let app: TestApp;
+    beforeAll(async () => {
+      app = await createTestApp(production);
+      const ds = app.glossa.app.get(DataSource);
+      await createTranslatedComponent(ds, { project: { name: 'Public', slug: 'pub' }, component: { name: 'Main', slug: 'main' }, units: 2 });
+    });
+    afterAll(async () => {
+      await app?.close();
+    });
+
+    it('builds API links on SITE_URL whatever Host or X-Forwarded-Host say', async () => {
+      const forged: Array<Record<string, string>> = [
+        { Host: 'evil.example' },
+        { Host: 'evil.example', 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'http' },
+        { Host: 'evil.example:8443/x?' },
+      ];
+      for (const headers of forged) {
+        for (const url of ['/api/', '/api/projects/pub/', '/api/components/pub/main/translations/?page_size=1', '/api/translations/pub/main/cs/units/?page_size=1']) {
+          const response = await raw(app, 'GET', url, headers);
+          expect({ url, headers, status: response.status }).toEqual({ url, headers, status: 200 });
+          const links = linksOf(response.body).filter((link) => link.includes('/api/'));
+          expect(links.length).toBeGreaterThan(0);
+          expect({ url, headers, foreign: links.filter((link) => !link.startsWith(`${SITE}/api/`)) }).toEqual({ url, headers, foreign: [] });
+          expect(response.text).not.toContain('evil.example');
+        }
+      }
+    });
+
+    it('hides /metrics by default (the API\'s rate-limited 404) while the health endpoints answer', async () => {
+      for (const headers of [{}, { Authorization: `Bearer ${METRICS_TOKEN}` }] as Array<Record<string, string>>) {
+        expectRefused('GET /metrics', await raw(app, 'GET', '/metrics', headers));
+      }
+      await app.http().get('/healthz').expect(200);
+      await app.http().get('/readyz').expect(200);
+    });
+
+    it('counts anonymous callers by their socket address, ignoring X-Forwarded-For', async () => {
+      const remaining = async (forwardedFor: string): Promise<number> =>
+        Number((await raw(app, 'GET', '/api/', { 'X-Forwarded-For': forwardedFor })).headers['x-ratelimit-remaining']);
+      const first = await remaining('203.0.113.1');
+      expect(await remaining('203.0.113.2')).toBe(first - 1);
+    });
+  });
+
+  describe('behind a trusted proxy, with a metrics token', () => {
+    let app: TestApp;
+    beforeAll(async () => {
+      app = await createTestApp({ ...production, TRUST_PROXY: 'loopback', METRICS_TOKEN });
+    });
+    afterAll(async () => {
+      await app?.close();
+    });
+
+    it('builds API links on the forwarded scheme and host, and on SITE_URL without or with a malformed one', async () => {
+      const forwarded = await raw(app, 'GET', '/api/', { Host: '127.0.0.1', 'X-Forwarded-Host': 'translate.example.net', 'X-Forwarded-Proto': 'https' });
+      expect((forwarded.body as Record<string, string>).projects).toBe('https://translate.example.net/api/projects/?format=api');
+      const direct = await raw(app, 'GET', '/api/', { Host: 'evil.example' });
+      expect((direct.body as Record<string, string>).projects).toBe(`${SITE}/api/projects/?format=api`);
+      const malformed = await raw(app, 'GET', '/api/', { 'X-Forwarded-Host': 'evil.example/x?y=' });
+      expect((malformed.body as Record<string, string>).projects).toBe(`${SITE}/api/projects/?format=api`);
+    });
+
+    it('counts anonymous callers by the forwarded client address', async () => {
+      const remaining = async (forwardedFor: string): Promise<number> =>
+        Number((await raw(app, 'GET', '/api/', { 'X-Forwarded-For': forwardedFor })).headers['x-ratelimit-remaining']);
+      const first = await remaining('203.0.113.1');
+      expect(await remaining('203.0.113.1')).toBe(first - 1);
+      expect(await remaining('203.0.113.2')).toBe(first);
+    });
+
+    it('serves /metrics only with the bearer token', async () => {
+      for (const authorization of [undefined, 'Bearer wrong-token', `Token ${METRICS_TOKEN}`, `Bearer ${METRICS_TOKEN}x`, `Token ${TEST_ADMIN_TOKEN}`]) {
+        const response = await raw(app, 'GET', '/metrics', authorization === undefined ? {} : { Authorization: authorization });
+        expect({ authorization, status: response.status, body: response.body }).toEqual({
+          authorization,
+          status: 401,
+          body: { detail: 'Authentication credentials were not provided.' },
+        });
+        expect(response.headers['www-authenticate']).toBe('Bearer realm="metrics"');
+      }
+      const scrape = await raw(app, 'GET', '/metrics', { Authorization: `Bearer ${METRICS_TOKEN}` });
+      expect(scrape.status).toBe(200);
+      expect(scrape.text).toContain('glossa_http_request_duration_seconds');
+    });
   });
 });
