@@ -974,7 +974,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics (text exposition format) */
+        /**
+         * Prometheus metrics (text exposition format)
+         * @description Exposed as the METRICS setting says: `public` (no token; the default outside production), `token` (`Authorization: Bearer <METRICS_TOKEN>`; the default in production when METRICS_TOKEN is set) or `off` (404; the default in production otherwise).
+         */
         get: operations["getPrometheusMetrics"];
         put?: never;
         post?: never;
@@ -4965,6 +4968,24 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+            /** @description METRICS=token and the bearer token is missing or wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            /** @description METRICS=off */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
         };

@@ -1,11 +1,13 @@
 import type { Server } from 'node:http';
 import { INestApplication, LoggerService } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
+import express from 'express';
 import type { DestinationStream, Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../app.module';
 import { ApiExceptionFilter } from '../common/http/api-exception.filter';
+import { installBodyParsers } from '../common/http/body-parsing';
 import { httpContractMiddleware } from '../common/http/http-contract.middleware';
 import { discoverRoutes } from '../common/http/route-discovery';
 import { createValidationPipe } from '../common/http/validation';
@@ -15,6 +17,7 @@ import { installOpenApi } from '../openapi/openapi-document';
 import { healthEndpoints } from '../ops/health';
 import { createRootLogger, PinoNestLogger } from '../ops/logger';
 import { OpsMetrics, type PoolCounters } from '../ops/metrics';
+import { metricsAccessPolicy } from '../ops/metrics-access';
 import { rateLimitMiddleware } from '../ops/rate-limit';
 import { requestObserver } from '../ops/request-observer';
 import { runStartupTasks } from './startup-tasks';
@@ -68,11 +71,22 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
   let metrics: OpsMetrics;
   let draining = false;
   try {
-    app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), {
+    // Express routes case-insensitively by default, so `/API/tasks/…` reached the tasks handler (issue 10
+    // item 4). The router takes this setting when it is created, which the adapter's constructor already
+    // does, so the instance is configured before it is handed over. The HTTP contract middleware is the
+    // gate that lets only exact paths through in any case; this keeps Express from widening them.
+    const server = express();
+    server.set('case sensitive routing', true);
+    const adapter = new ExpressAdapter(server);
+    app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), adapter, {
       logger: options.logger ?? new PinoNestLogger(logger),
       abortOnError: false,
+      // Parsers are installed below, with our limits, after the rate limiter and the contract gate.
+      bodyParser: false,
     });
     app.disable('x-powered-by');
+    // Client address (rate limits) and forwarded origin (API links) come from X-Forwarded-* only when set.
+    app.set('trust proxy', config.trustProxy);
     app.set('etag', false);
     app.set('query parser', 'extended');
     const routes = discoverRoutes(app.get(DiscoveryService), app.get(MetadataScanner), '');
@@ -81,15 +95,20 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
     metrics = new OpsMetrics(poolOf(dataSource), database.poolSize);
     jobQueue.onJobRun((name, seconds, failed) => metrics.observeJob(name, seconds, failed));
     // Order matters: the request id and timing wrap everything; the operator endpoints sit outside /api/;
-    // rate limiting runs before the contract so its headers are on 404/405/OPTIONS answers too (§2.4).
+    // rate limiting runs before the contract so its headers are on 404/405/OPTIONS answers too (§2.4); the
+    // contract middleware lets only exact routes through, and bodies are parsed only for those.
     app.use(requestObserver(logger, metrics, routes));
-    app.use(healthEndpoints({ dataSource, pingJobQueue: () => jobQueue.ping(), metrics, draining: () => draining }));
+    app.use(
+      healthEndpoints({ dataSource, pingJobQueue: () => jobQueue.ping(), metrics, draining: () => draining, metricsAccess: metricsAccessPolicy(config) }),
+    );
     app.use(rateLimitMiddleware(dataSource, config));
     app.use(httpContractMiddleware(routes, config));
+    installBodyParsers(app, config);
     app.useGlobalFilters(new ApiExceptionFilter());
     app.useGlobalPipes(createValidationPipe());
     installOpenApi(app);
     await app.init();
+    if (adapter.getRouteMatchingOptions().caseSensitive !== true) throw new Error('The Express router was created before case-sensitive routing was set.');
     await runStartupTasks(app, config);
   } catch (error) {
     await app?.close().catch(() => undefined);

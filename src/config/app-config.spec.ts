@@ -58,4 +58,31 @@ describe('loadConfig', () => {
     expect(config.demo).toBe(false);
     expect(config.siteUrl).toBe('https://glossa.example.org');
   });
+
+  it('keeps /metrics public outside production, off in production, and behind a token when one is set', () => {
+    const prod = { NODE_ENV: 'production', SITE_URL: 'https://glossa.example.org' };
+    expect(loadConfig({}).metrics).toBe('public');
+    expect(loadConfig(prod).metrics).toBe('off');
+    expect(loadConfig({ ...prod, METRICS_TOKEN: 'm'.repeat(32) })).toMatchObject({ metrics: 'token', metricsToken: 'm'.repeat(32) });
+    expect(loadConfig({ ...prod, METRICS: 'public' }).metrics).toBe('public');
+    expect(() => loadConfig({ METRICS: 'token' })).toThrow('METRICS: "token" needs METRICS_TOKEN');
+    expect(() => loadConfig({ METRICS: 'sometimes' })).toThrow('METRICS: expected public, token or off, got "sometimes"');
+    expect(() => loadConfig({ ...prod, METRICS_TOKEN: 'm'.repeat(20) })).toThrow('METRICS_TOKEN: must be at least 32 characters long when NODE_ENV=production');
+  });
+
+  it('reads TRUST_PROXY as Express does: off, true, a hop count or addresses and subnets', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::/8, 192.0.2.7' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', 'fd00::/8', '192.0.2.7']);
+    for (const bad of ['proxy.example', '10.0.0.0/33', '10.0.0.1/8/1', 'loopback,']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(`TRUST_PROXY: expected true, a number of hops, or addresses/subnets such as "loopback, 10.0.0.0/8", got "${bad}"`);
+    }
+  });
+
+  it('bounds request bodies at Django\'s 2.5 MiB unless told otherwise', () => {
+    expect(loadConfig({}).maxRequestBodyBytes).toBe(2_621_440);
+    expect(loadConfig({ MAX_REQUEST_BODY_BYTES: '65536' }).maxRequestBodyBytes).toBe(65536);
+    expect(() => loadConfig({ MAX_REQUEST_BODY_BYTES: '10' })).toThrow('MAX_REQUEST_BODY_BYTES: expected a number from 1024');
+  });
 });

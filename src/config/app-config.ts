@@ -1,13 +1,23 @@
+import { isIP } from 'node:net';
 import * as path from 'node:path';
 import { parsePrivateHostSetting, type HostLookup, type RepositoryHostPolicy } from '../vcs/repository-host-policy';
 
 /** Where links that point at API resources get their `format` query parameter. */
 export type LinkFormatMode = 'always' | 'request';
 
+/** Who may read /metrics: anyone, holders of METRICS_TOKEN, or no one (404). */
+export type MetricsExposure = 'public' | 'token' | 'off';
+
+/** Express's `trust proxy` value: off, a number of hops, or the proxies' addresses and subnets. */
+export type TrustProxy = false | true | number | string[];
+
 export interface AppConfig {
   port: number;
   host: string;
-  /** Base of web links (web_url, share_url, translate_url); API links use the request's host. */
+  /**
+   * Base of web links (web_url, share_url, translate_url), and in production of API links too (outside
+   * production they use the request's host; see LinkBuilder.forRequest).
+   */
   siteUrl: string;
   siteTitle: string;
   dataDir: string;
@@ -36,6 +46,16 @@ export interface AppConfig {
   rateLimitUser: RateLimit;
   /** How long shutdown waits for in-flight requests and jobs before giving up on them. */
   shutdownTimeoutSeconds: number;
+  /** The largest JSON or form body accepted (413 above); multipart uploads have their own limit. */
+  maxRequestBodyBytes: number;
+  /**
+   * Which peers are proxies whose X-Forwarded-For/-Proto/-Host headers are believed: they then give the
+   * client address (rate limits) and, with X-Forwarded-Host, the origin of API links.
+   */
+  trustProxy: TrustProxy;
+  metrics: MetricsExposure;
+  /** The bearer token /metrics asks for when `metrics` is 'token'. */
+  metricsToken: string | undefined;
 }
 
 /** A DRF-style rate such as "100/day": `requests` allowed per `windowSeconds`. */
@@ -59,6 +79,30 @@ function parseRate(name: string, raw: string | undefined, fallback: string, prob
 }
 
 export class ConfigError extends Error {}
+
+/** Names Express (proxy-addr) knows for address ranges, besides literal addresses and CIDR subnets. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** TRUST_PROXY: false/true, a hop count, or a comma-separated list of addresses, subnets and range names. */
+function parseTrustProxy(raw: string | undefined, problems: string[]): TrustProxy {
+  const text = raw?.trim() ?? '';
+  if (text === '' || ['0', 'false', 'no', 'off'].includes(text.toLowerCase())) return false;
+  if (['true', 'yes', 'on'].includes(text.toLowerCase())) return true;
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text.split(',').map((entry) => entry.trim());
+  const bad = entries.filter((entry) => {
+    if (PROXY_RANGE_NAMES.has(entry)) return false;
+    const [address, bits, extra] = entry.split('/');
+    const version = isIP(address);
+    if (version === 0 || extra !== undefined) return true;
+    return bits !== undefined && (!/^\d+$/.test(bits) || Number(bits) > (version === 4 ? 32 : 128));
+  });
+  if (bad.length > 0) {
+    problems.push(`TRUST_PROXY: expected true, a number of hops, or addresses/subnets such as "loopback, 10.0.0.0/8", got "${raw}"`);
+    return false;
+  }
+  return entries;
+}
 
 function parseBoolean(name: string, raw: string | undefined, fallback: boolean, problems: string[]): boolean {
   if (raw === undefined || raw === '') return fallback;
@@ -119,6 +163,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   for (const problem of privateHosts.problems) {
     problems.push(`ALLOW_PRIVATE_REPOSITORY_HOSTS: ${problem}; expected false, true, or a comma-separated list of host names and IP networks`);
   }
+  const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
+  if (metricsToken !== undefined && metricsToken.length < (production ? 32 : 16)) {
+    problems.push(`METRICS_TOKEN: must be at least ${production ? '32 characters long when NODE_ENV=production' : '16 characters long'}`);
+  }
+  // Metrics name every route and the pool's state: public only outside production unless asked for.
+  const metrics = (env.METRICS?.trim() || (metricsToken !== undefined ? 'token' : production ? 'off' : 'public')) as MetricsExposure;
+  if (!['public', 'token', 'off'].includes(metrics)) problems.push(`METRICS: expected public, token or off, got "${env.METRICS}"`);
+  if (metrics === 'token' && metricsToken === undefined) problems.push('METRICS: "token" needs METRICS_TOKEN');
   const logLevel = (env.LOG_LEVEL ?? 'log').trim();
   if (!['error', 'warn', 'log', 'debug'].includes(logLevel)) {
     problems.push(`LOG_LEVEL: expected error, warn, log or debug, got "${logLevel}"`);
@@ -145,6 +197,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitAnon: parseRate('RATE_LIMIT_ANON', env.RATE_LIMIT_ANON, '100/day', problems),
     rateLimitUser: parseRate('RATE_LIMIT_USER', env.RATE_LIMIT_USER, '5000/hour', problems),
     shutdownTimeoutSeconds: parseNumber('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 30, problems, 1, 3600),
+    // Django's default DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MiB), which Weblate keeps.
+    maxRequestBodyBytes: parseNumber('MAX_REQUEST_BODY_BYTES', env.MAX_REQUEST_BODY_BYTES, 2_621_440, problems, 1024, 1024 ** 3),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
+    metrics,
+    metricsToken,
   };
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);

@@ -15,7 +15,8 @@ without the permission answers 403.
 **Lists** use the \`count\`/\`next\`/\`previous\`/\`results\` envelope with \`page\` and \`page_size\`; every
 link carries \`format=api\`. **Errors** have DRF's bodies: \`{"detail": "..."}\`, or for validation errors
 an object of message lists per field. A method a path does not offer answers 405
-(\`{"detail": "Method \\"X\\" not allowed."}\`) with the allowed methods in \`Allow\`. Paths end with \`/\`.
+(\`{"detail": "Method \\"X\\" not allowed."}\`) with the allowed methods in \`Allow\`. Paths end with \`/\` and are
+case-sensitive: any other spelling of a path answers 404.
 
 **Rate limits.** Every answer carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and
 \`X-RateLimit-Reset\`; over the limit the answer is 429 with \`Retry-After\`.`;
@@ -44,6 +45,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       'token',
     )
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The same API token as a bearer token: enter only the key.' }, 'bearer')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The operator\'s METRICS_TOKEN, for /metrics only.' }, 'metricsToken')
     .build();
   const document = SwaggerModule.createDocument(app, config, {
     // Every route names its operationId with @ApiOperation; this only covers a route that does not.
@@ -114,9 +116,20 @@ const OPERATOR_PATHS: OpenAPIObject['paths'] = {
     get: {
       operationId: 'getPrometheusMetrics',
       summary: 'Prometheus metrics (text exposition format)',
+      description:
+        'Exposed as the METRICS setting says: `public` (no token; the default outside production), `token` ' +
+        '(`Authorization: Bearer <METRICS_TOKEN>`; the default in production when METRICS_TOKEN is set) or `off` ' +
+        '(404; the default in production otherwise).',
       tags: ['operations'],
-      security: [],
-      responses: { 200: { description: 'Metrics', content: { 'text/plain': { schema: { type: 'string' } } } } },
+      security: [{}, { metricsToken: [] }],
+      responses: {
+        200: { description: 'Metrics', content: { 'text/plain': { schema: { type: 'string' } } } },
+        401: {
+          description: 'METRICS=token and the bearer token is missing or wrong',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiErrorDetail' } } },
+        },
+        404: { description: 'METRICS=off', content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiErrorDetail' } } } },
+      },
     },
   },
 };

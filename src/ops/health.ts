@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { DataSource } from 'typeorm';
 import type { OpsMetrics } from './metrics';
+import type { MetricsAccess } from './metrics-access';
 
 export interface HealthDependencies {
   dataSource: DataSource;
@@ -9,6 +10,8 @@ export interface HealthDependencies {
   metrics: OpsMetrics;
   /** True once shutdown began: the process finishes its work but should get no new traffic. */
   draining(): boolean;
+  /** Who may read /metrics (metrics-access.ts, the METRICS setting); everyone when absent. */
+  metricsAccess?(request: Request): MetricsAccess;
 }
 
 const CHECK_TIMEOUT_MS = 5000;
@@ -40,7 +43,7 @@ function sendPlainJson(response: Response, status: number, body: unknown): void 
  * - /healthz: liveness, the process answers HTTP (no dependency checks, so a database outage does not
  *   make an orchestrator restart every replica);
  * - /readyz: readiness, 200 when the database and the job queue answer, 503 otherwise or while draining;
- * - /metrics: Prometheus text exposition.
+ * - /metrics: Prometheus text exposition, as METRICS allows: hidden paths fall through to the API's 404.
  */
 export function healthEndpoints(deps: HealthDependencies): RequestHandler {
   return (request: Request, response: Response, next: NextFunction) => {
@@ -62,13 +65,24 @@ export function healthEndpoints(deps: HealthDependencies): RequestHandler {
           },
         );
         return;
-      case '/metrics':
+      case '/metrics': {
+        const access = deps.metricsAccess?.(request) ?? 'allowed';
+        if (access === 'hidden') {
+          next();
+          return;
+        }
+        if (access === 'unauthorized') {
+          response.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
+          sendPlainJson(response, 401, { detail: 'Authentication credentials were not provided.' });
+          return;
+        }
         deps.metrics.registry.metrics().then((text) => {
           response.status(200).setHeader('Content-Type', deps.metrics.registry.contentType);
           response.setHeader('Cache-Control', 'no-store');
           response.send(text);
         }, next);
         return;
+      }
       default:
         next();
     }

@@ -2,6 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { DataSource } from 'typeorm';
 import { parseAuthorizationHeader } from '../common/auth/authorization-header';
 import { hashToken } from '../common/auth/token-hash';
+import { isApiDocsPath } from '../common/http/http-contract.middleware';
 import { sendJson } from '../common/http/send-json';
 import type { AppConfig } from '../config/app-config';
 
@@ -161,14 +162,15 @@ function secondsText(seconds: number): string {
 }
 
 /**
- * Weblate's API throttling (weblate-api.md §2.4): every response under /api/ (errors, 404 and 405
- * included, so this runs before the HTTP contract middleware) carries X-RateLimit-Limit/-Remaining/-Reset;
- * a caller over its rate gets 429 with Retry-After and DRF's message.
+ * Weblate's API throttling (weblate-api.md §2.4): every API response (errors, 404 and 405 included, so this
+ * runs before the HTTP contract middleware) carries X-RateLimit-Limit/-Remaining/-Reset; a caller over its
+ * rate gets 429 with Retry-After and DRF's message. Every path counts except Swagger UI and the operator
+ * endpoints answered before this: a prefix test such as `/api/` let `/API/…` and `//api/…` through
+ * unthrottled (issue 10 item 4).
  */
 export function rateLimitMiddleware(dataSource: DataSource, config: AppConfig, store = new PostgresRateLimitStore(dataSource)): RequestHandler {
   return (request: Request, response: Response, next: NextFunction) => {
-    const path = request.path;
-    if (!(path === '/api' || path.startsWith('/api/')) || path.startsWith('/api/docs')) {
+    if (isApiDocsPath(request.path)) {
       next();
       return;
     }

@@ -14,6 +14,11 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * read, every write needs a valid token (401 otherwise, weblate-api.md §2.1, §2.3). The token, the object
  * the path names and the caller's rights on it are resolved in one statement (scope-access.ts); object
  * permissions are checked by the services.
+ *
+ * Bound to every route as the app's global guard (app.module.ts), with no test of the path: it used to skip
+ * paths not starting with `/api/`, which `/API/…` (routed case-insensitively) escaped (issue 10 item 4).
+ * Every controller route is an API route; one reached without the request context of the HTTP contract
+ * middleware is refused rather than served unguarded.
  */
 @Injectable()
 export class ApiAuthGuard implements CanActivate {
@@ -21,7 +26,6 @@ export class ApiAuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<Request>();
-    if (!request.path.startsWith('/api/')) return true;
     const ctx = requestContextOf(request);
     const key = parseAuthorizationHeader(request.headers.authorization);
     await resolveRequestAccess(this.dataSource, request.path, ctx, key === null ? null : hashToken(key), !SAFE_METHODS.has(request.method));

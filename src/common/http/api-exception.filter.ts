@@ -37,6 +37,12 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (parseFailure?.type === 'entity.parse.failed') {
       return { status: 400, body: { detail: `JSON parse error - ${parseFailure.message ?? 'invalid JSON'}` }, headers: {} };
     }
+    if (exception instanceof HttpException && typeof parseFailure?.type === 'string') {
+      // Other body-parser refusals (too large, unsupported charset, aborted): the status with DRF-style words,
+      // not the parser's lower-case message.
+      const status = exception.getStatus();
+      return { status, body: { detail: defaultDetail(status) }, headers: {} };
+    }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       return { status, body: { detail: this.nestDetail(exception, status) }, headers: {} };

@@ -4,9 +4,15 @@ import { LinkBuilder } from '../links/link-builder';
 import { attachRequestContext, RequestContext } from './request-context';
 import { RouteTable } from './route-table';
 import { sendJson } from './send-json';
+import { nulFieldErrors } from './validation';
 
-/** Paths under the API prefix that are not JSON resources (Swagger UI's HTML and assets). */
-const NON_RESOURCE_PREFIXES = ['/api/docs'];
+/**
+ * Swagger UI's HTML and assets (installOpenApi), served by Express itself rather than as JSON resources.
+ * Compared exactly, in the case they were registered in, and without dot segments.
+ */
+export function isApiDocsPath(path: string): boolean {
+  return (path === '/api/docs' || path.startsWith('/api/docs/')) && !/\/\.\.?(\/|$)/.test(path);
+}
 
 /** OPTIONS answer in the shape of DRF's SimpleMetadata (weblate-api.md §1.5). */
 function optionsBody(pattern: string): Record<string, unknown> {
@@ -24,14 +30,20 @@ function optionsBody(pattern: string): Record<string, unknown> {
 }
 
 /**
- * The API's HTTP contract in one place (architecture.md "The contract"): every response under /api/
- * carries `Vary: Accept` and the route's `Allow`; unknown paths are 404 and known paths with another
- * method are 405, both with DRF bodies; OPTIONS answers here for every route.
+ * The API's HTTP contract in one place (architecture.md "The contract"): every response carries
+ * `Vary: Accept` and the route's `Allow`; unknown paths are 404 and known paths with another method are
+ * 405, both with DRF bodies; OPTIONS answers here for every route.
+ *
+ * It is also the gate in front of every handler (issue 10 item 4): a request reaches Nest only when its path
+ * is exactly a route of the table (case-sensitive, no `//`, `%2F`, dot segments or undecodable/NUL
+ * parameters). It runs for every path but the operator endpoints (answered before it) and Swagger UI, so no
+ * other spelling of an API path (`/API/tasks/…`, `//api/…`) can reach a controller past this check, the
+ * rate limiter before it, or the guards after it.
  */
 export function httpContractMiddleware(routes: RouteTable, config: AppConfig): RequestHandler {
   return (request: Request, response: Response, next: NextFunction) => {
     const path = request.path;
-    if (!(path === '/api' || path.startsWith('/api/')) || NON_RESOURCE_PREFIXES.some((p) => path.startsWith(p))) {
+    if (isApiDocsPath(path)) {
       next();
       return;
     }
@@ -50,7 +62,18 @@ export function httpContractMiddleware(routes: RouteTable, config: AppConfig): R
       sendJson(response, 405, { detail: `Method "${request.method}" not allowed.` });
       return;
     }
-    const context = new RequestContext(LinkBuilder.forRequest(request, config), path, request.query as Record<string, unknown>, request.headers['if-none-match']);
+    // Express 5 parses the query string on every read of request.query: read it once.
+    const query = request.query as Record<string, unknown>;
+    // DRF's filter forms refuse NUL in a parameter (`q`, filters, `page`), which PostgreSQL cannot store in
+    // text: it was a 500 (issue 10 item 10). The extended query parser nests at most 5 levels.
+    const nulErrors = nulFieldErrors(query);
+    if (nulErrors !== null) {
+      sendJson(response, 400, nulErrors);
+      return;
+    }
+    // The path as the route spells it (with its trailing slash), for pagination links and entity tags.
+    const canonicalPath = path.endsWith('/') ? path : `${path}/`;
+    const context = new RequestContext(LinkBuilder.forRequest(request, config), canonicalPath, query, request.headers['if-none-match']);
     attachRequestContext(response, context);
     // Handlers return plain objects; Nest hands them to res.json, which would lose 64-bit precision and
     // one-decimal percentages and add a charset. Route them through our writer instead.

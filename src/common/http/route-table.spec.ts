@@ -22,6 +22,19 @@ describe('RouteTable', () => {
     expect(table.match('/api/components/demo/')).toBeUndefined();
   });
 
+  it('matches exactly: case-sensitive, no empty or dot segments, no encoded slash in a static segment (issue 10 item 4)', () => {
+    for (const path of ['/API/units/12/', '/api/Units/12/', '/api//units/12/', '//api/units/12/', '/api/units/12//', '/api%2Funits/12/', '/api/./units/12/', '/%61pi/units/12/']) {
+      expect({ path, match: table.match(path) }).toEqual({ path, match: undefined });
+    }
+  });
+
+  it('refuses parameters that do not decode, hold NUL, or are dot segments', () => {
+    for (const path of ['/api/units/%00/', '/api/units/1%00/', '/api/units/%E0%A4/', '/api/units/%/', '/api/units/./', '/api/units/%2e%2E/']) {
+      expect({ path, match: table.match(path) }).toEqual({ path, match: undefined });
+    }
+    expect(table.match('/api/components/a%2Fb/c%20d/')).toBeDefined();
+  });
+
   it('prefers static segments over parameters', () => {
     expect(table.match('/api/units/search/')?.allow).toBe('POST, OPTIONS');
     expect(table.match('/api/units/12/')?.allow).toBe('GET, HEAD, OPTIONS');

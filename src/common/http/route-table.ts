@@ -16,14 +16,33 @@ export interface RouteMatch {
   allows(method: string): boolean;
 }
 
-/** `/api/projects/:slug/` → a regex matching one segment per parameter, trailing slash optional. */
+/**
+ * `/api/projects/:slug/` → a regex matching one segment per parameter. Matching is exact, as Django's URL
+ * resolver is (issue 10 item 4): case-sensitive, no empty segments (`//`), only the single trailing slash
+ * may be left off (the one leniency existing clients rely on; it reaches the same handler and guards).
+ */
 function compilePattern(pattern: string): RegExp {
   const body = pattern
     .replace(/\/+$/, '')
     .split('/')
-    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((segment) => (segment.startsWith(':') ? '([^/]+)' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('/');
   return new RegExp(`^${body}/?$`);
+}
+
+/**
+ * A parameter segment a handler can be given: it must decode (malformed escapes such as `%E0%A4` would make
+ * Express answer 400 with its own page) and hold no NUL, which PostgreSQL refuses in text ("invalid byte
+ * sequence", a 500 before). `.` and `..` are what Node leaves of dot segments: no object is named so.
+ */
+function isUsableParameter(segment: string): boolean {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    return false;
+  }
+  return decoded !== '.' && decoded !== '..' && !decoded.includes('\0');
 }
 
 /**
@@ -48,7 +67,8 @@ export class RouteTable {
     let best: RouteEntry | undefined;
     let bestStatic = -1;
     for (const entry of this.entries.values()) {
-      if (!entry.regex.test(path)) continue;
+      const found = entry.regex.exec(path);
+      if (!found || !found.slice(1).every(isUsableParameter)) continue;
       const staticSegments = entry.pattern.split('/').filter((s) => s && !s.startsWith(':')).length;
       if (staticSegments > bestStatic) {
         best = entry;

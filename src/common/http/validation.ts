@@ -1,5 +1,39 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ApiValidationError, FieldErrors } from './api-errors';
+
+/** DRF's CharField message for NUL (ProhibitNullCharactersValidator), which PostgreSQL cannot store in text. */
+export const NULL_CHARACTERS_MESSAGE = 'Null characters are not allowed.';
+
+/** Whether a parsed value holds a NUL in a string or a key (bodies are at most 64 levels deep, body-parsing.ts). */
+export function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\0');
+  if (Array.isArray(value)) return value.some(holdsNul);
+  if (value !== null && typeof value === 'object') return Object.entries(value).some(([key, item]) => key.includes('\0') || holdsNul(item));
+  return false;
+}
+
+/** `{"field": ["Null characters are not allowed."]}` for the first top-level field holding a NUL, or null. */
+export function nulFieldErrors(value: unknown): FieldErrors | null {
+  if (value === null || typeof value !== 'object') return typeof value === 'string' && value.includes('\0') ? { non_field_errors: [NULL_CHARACTERS_MESSAGE] } : null;
+  if (Array.isArray(value)) return holdsNul(value) ? { non_field_errors: [NULL_CHARACTERS_MESSAGE] } : null;
+  const field = Object.keys(value).find((key) => key.includes('\0') || holdsNul((value as Record<string, unknown>)[key]));
+  return field === undefined ? null : { [field]: [NULL_CHARACTERS_MESSAGE] };
+}
+
+/**
+ * The global pipe: DTO validation, and for every body (typed or not) DRF's refusal of NUL characters, which
+ * PostgreSQL cannot store in text (a 500 before, issue 10 item 10). Pipes run after the guards, so an
+ * anonymous write still answers 401 first.
+ */
+class ApiValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body') {
+      const errors = nulFieldErrors(value);
+      if (errors !== null) throw new ApiValidationError(errors);
+    }
+    return super.transform(value, metadata);
+  }
+}
 
 /** class-validator messages as DRF field errors: `{"field": ["message"]}`, nested objects by key (§4.3). */
 export function toFieldErrors(errors: ValidationError[]): FieldErrors {
@@ -17,7 +51,7 @@ export function toFieldErrors(errors: ValidationError[]): FieldErrors {
 
 /** Request bodies are validated against their DTOs; unknown fields are rejected, not silently dropped. */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new ApiValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

@@ -22,8 +22,33 @@ export function pathOf(...segments: Array<string | number>): string {
   return `/${segments.map(encodeSegment).join('/')}/`;
 }
 
+/** A host (and port) as it may appear in a link: a name, an IPv4 address or a bracketed IPv6 address. */
+const PLAIN_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/** Whether the request came through a proxy TRUST_PROXY names, which sent X-Forwarded-Host. */
+function forwardedByTrustedProxy(request: Request): boolean {
+  if (request.get('x-forwarded-host') === undefined) return false;
+  const trust = request.app.get('trust proxy fn') as ((address: string | undefined, hop: number) => boolean) | undefined;
+  return trust?.(request.socket.remoteAddress, 0) === true;
+}
+
 /**
- * Builds the absolute links of one response. API links use the request's own origin and carry the
+ * The origin API links start with (issue 10 item 10: they followed any Host header, so a forged one put an
+ * attacker's host into every `url`, `next` and `*_url` a cache or a client would keep):
+ * - through a proxy TRUST_PROXY trusts, with X-Forwarded-Host: the forwarded scheme and host;
+ * - otherwise in production: SITE_URL (Weblate builds every absolute URL from its configured site);
+ * - otherwise (development, tests): the request's own scheme and Host header, as before, or SITE_URL
+ *   when the header is missing or is not a plain host name or address.
+ */
+export function apiOriginOf(request: Request, config: Pick<AppConfig, 'siteUrl' | 'production'>): string {
+  if (forwardedByTrustedProxy(request) && PLAIN_HOST.test(request.host)) return `${request.protocol}://${request.host}`;
+  if (config.production) return config.siteUrl;
+  const host = request.get('host');
+  return host !== undefined && PLAIN_HOST.test(host) ? `${request.protocol}://${host}` : config.siteUrl;
+}
+
+/**
+ * Builds the absolute links of one response. API links use the origin apiOriginOf picks and carry the
  * `format` parameter (spec rule 3: always `format=api`; with LINK_FORMAT=request only when the request had
  * one, as DRF does, which `wlc download --convert` needs). Web links use SITE_URL and carry no `format`
  * (architecture.md "The contract").
@@ -36,8 +61,8 @@ export class LinkBuilder {
     readonly formatValue: string | null,
   ) {}
 
-  static forRequest(request: Request, config: Pick<AppConfig, 'siteUrl' | 'linkFormat'>): LinkBuilder {
-    const origin = `${request.protocol}://${request.get('host') ?? 'localhost'}`;
+  static forRequest(request: Request, config: Pick<AppConfig, 'siteUrl' | 'linkFormat' | 'production'>): LinkBuilder {
+    const origin = apiOriginOf(request, config);
     const requested = typeof request.query.format === 'string' ? request.query.format : null;
     const formatValue = config.linkFormat === 'always' ? 'api' : requested;
     return new LinkBuilder(origin, config.siteUrl, formatValue);

@@ -16,6 +16,13 @@ describe('pagination', () => {
   it('rejects invalid and out-of-range pages with 404 Invalid page.', () => {
     expect(() => parsePageRequest({ page: 'abc' })).toThrow('Invalid page.');
     expect(() => parsePageRequest({ page: '0' })).toThrow('Invalid page.');
+    // Pages no list can reach are refused before they get to SQL (issue 10 item 10).
+    for (const page of ['99999999999999999999', '9007199254740993', '1e300', '-1', '1.5', '12345678901']) {
+      expect(() => parsePageRequest({ page })).toThrow('Invalid page.');
+    }
+    expect(() => parsePageRequest({ page: '2147484', page_size: '1000' })).toThrow('Invalid page.');
+    expect(parsePageRequest({ page: '2147483', page_size: '1000' }).page).toBe(2147483);
+    expect(parsePageRequest({ page: '42949672', page_size: '50' }).page).toBe(42949672);
     expect(() => resolvePage({ page: 3, size: 10 }, 20)).toThrow('Invalid page.');
     expect(resolvePage({ page: 1, size: 10 }, 0)).toEqual({ page: 1, size: 10, offset: 0 });
     expect(resolvePage({ page: 'last', size: 10 }, 25)).toEqual({ page: 3, size: 10, offset: 20 });

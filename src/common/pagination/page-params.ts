@@ -21,6 +21,13 @@ export interface ResolvedPage {
   offset: number;
 }
 
+/**
+ * The last item any page may reach. No list holds 2^31 rows (unit positions and most ids are PostgreSQL
+ * `integer`), and a page past it would be handed to SQL as a number PostgreSQL refuses ("out of range",
+ * a 500) or that JavaScript rounds (page=99999999999999999999, issue 10 item 10): such a page is invalid.
+ */
+const MAX_PAGE_END = 2 ** 31 - 1;
+
 /** `page_size`: a positive integer, clamped to the maximum; anything else falls back to the default. */
 export function parsePageRequest(query: Record<string, unknown>, policy: PaginationPolicy = STANDARD_PAGINATION): PageRequest {
   const rawSize = typeof query.page_size === 'string' ? query.page_size : undefined;
@@ -29,8 +36,10 @@ export function parsePageRequest(query: Record<string, unknown>, policy: Paginat
   const rawPage = query.page;
   if (rawPage === undefined) return { page: 1, size };
   if (rawPage === 'last') return { page: 'last', size };
-  if (typeof rawPage !== 'string' || !/^\d+$/.test(rawPage) || Number(rawPage) < 1) throw notFound('Invalid page.');
-  return { page: Number(rawPage), size };
+  if (typeof rawPage !== 'string' || !/^\d{1,10}$/.test(rawPage)) throw notFound('Invalid page.');
+  const page = Number(rawPage);
+  if (page < 1 || page * size > MAX_PAGE_END) throw notFound('Invalid page.');
+  return { page, size };
 }
 
 /** Resolves the page against the total; a page past the end is 404 `Invalid page.` (page 1 always exists). */

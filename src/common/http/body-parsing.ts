@@ -1,0 +1,58 @@
+import type { IncomingMessage } from 'node:http';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import express from 'express';
+import type { AppConfig } from '../../config/app-config';
+
+/**
+ * The deepest nesting a JSON body may have. Weblate's bodies are at most three levels deep; V8 parses any
+ * depth without recursion, but everything that walks the result afterwards (class-transformer, the JSON
+ * writer, node-postgres turning a value into jsonb) recurses and overflowed the stack on 100 000 nested
+ * arrays: a 500 from a 200 kB body (issue 10 item 10).
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** A body-parser "parse failed" error: Nest maps it to 400 and the exception filter to DRF's parse error. */
+class JsonDepthError extends SyntaxError {
+  readonly status = 400;
+  readonly type = 'entity.parse.failed';
+}
+
+/**
+ * Throws when the JSON text nests arrays or objects deeper than `max`. One pass over the text that skips
+ * strings (brackets inside a string are text), before JSON.parse runs, so a hostile body costs one scan.
+ */
+export function checkJsonDepth(text: string, max: number = MAX_JSON_DEPTH): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: the next character is escaped, whatever it is
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth > max) throw new JsonDepthError(`Nesting deeper than ${max} levels`);
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+}
+
+function verifyJsonDepth(_request: IncomingMessage, _response: unknown, body: Buffer, encoding: string): void {
+  checkJsonDepth(new TextDecoder(encoding).decode(body));
+}
+
+/**
+ * The request body parsers, configured here instead of Nest's defaults (100 kB, any depth): JSON and form
+ * bodies up to MAX_REQUEST_BODY_BYTES (Django's DATA_UPLOAD_MAX_MEMORY_SIZE; larger is 413), JSON at most
+ * MAX_JSON_DEPTH deep (deeper is 400 "JSON parse error - …", as DRF words a body it cannot parse). Form
+ * bodies keep Nest's extended syntax; the qs parser behind it already stops nesting at 32 levels.
+ * Multipart bodies are parsed by the upload routes with their own limits. Installed after the rate limiter
+ * and the HTTP contract middleware, so a refused request's body is never parsed.
+ */
+export function installBodyParsers(app: NestExpressApplication, config: Pick<AppConfig, 'maxRequestBodyBytes'>): void {
+  app.use(express.json({ limit: config.maxRequestBodyBytes, verify: verifyJsonDepth }));
+  app.use(express.urlencoded({ limit: config.maxRequestBodyBytes, extended: true }));
+}
