@@ -10,6 +10,7 @@ import { httpContractMiddleware } from '../common/http/http-contract.middleware'
 import { discoverRoutes } from '../common/http/route-discovery';
 import { createValidationPipe } from '../common/http/validation';
 import type { AppConfig } from '../config/app-config';
+import { runAsBackgroundWork } from '../database/statement-timeout';
 import { JobQueue } from '../jobs/job-queue';
 import { installOpenApi } from '../openapi/openapi-document';
 import { healthEndpoints } from '../ops/health';
@@ -68,10 +69,15 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
   let metrics: OpsMetrics;
   let draining = false;
   try {
-    app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), {
-      logger: options.logger ?? new PinoNestLogger(logger),
-      abortOnError: false,
-    });
+    // Creating the app runs the migrations: background work, with JOB_STATEMENT_TIMEOUT_MS (the HTTP server
+    // starts listening later, outside it, so no request inherits it).
+    const created = await runAsBackgroundWork(() =>
+      NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), {
+        logger: options.logger ?? new PinoNestLogger(logger),
+        abortOnError: false,
+      }),
+    );
+    app = created;
     app.disable('x-powered-by');
     app.set('etag', false);
     app.set('query parser', 'extended');
@@ -90,7 +96,7 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
     app.useGlobalPipes(createValidationPipe());
     installOpenApi(app);
     await app.init();
-    await runStartupTasks(app, config);
+    await runAsBackgroundWork(() => runStartupTasks(created, config));
   } catch (error) {
     await app?.close().catch(() => undefined);
     await database.close();

@@ -28,6 +28,13 @@ export interface AppConfig {
   rateLimitUser: RateLimit;
   /** How long shutdown waits for in-flight requests and jobs before giving up on them. */
   shutdownTimeoutSeconds: number;
+  /**
+   * PostgreSQL's statement_timeout for the statements of API requests, in ms (0: none). Issue 10 item 5: one
+   * expensive search must not hold a pool connection for minutes.
+   */
+  statementTimeoutMs: number;
+  /** statement_timeout of background work (jobs, migrations, start-up tasks) in its transactions (0: none). */
+  jobStatementTimeoutMs: number;
 }
 
 /** A DRF-style rate such as "100/day": `requests` allowed per `windowSeconds`. */
@@ -132,6 +139,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitAnon: parseRate('RATE_LIMIT_ANON', env.RATE_LIMIT_ANON, '100/day', problems),
     rateLimitUser: parseRate('RATE_LIMIT_USER', env.RATE_LIMIT_USER, '5000/hour', problems),
     shutdownTimeoutSeconds: parseNumber('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 30, problems, 1, 3600),
+    statementTimeoutMs: Math.round(parseNumber('STATEMENT_TIMEOUT_MS', env.STATEMENT_TIMEOUT_MS, 10_000, problems, 0, 86_400_000)),
+    jobStatementTimeoutMs: Math.round(parseNumber('JOB_STATEMENT_TIMEOUT_MS', env.JOB_STATEMENT_TIMEOUT_MS, 0, problems, 0, 86_400_000)),
   };
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);

@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import PgBoss from 'pg-boss';
 import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { runAsBackgroundWork } from '../database/statement-timeout';
 import { dataSourceDb, transactionDb, type PgBossDb } from './pg-boss-db';
 
 // A thin layer over pg-boss (architecture.md "Runtime shape": background work is spread over processes by
@@ -195,7 +196,8 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     const started = process.hrtime.bigint();
     let failed = true;
     try {
-      await registration.handler(job.data as never, { id: job.id, name: job.name });
+      // Background work: its transactions get JOB_STATEMENT_TIMEOUT_MS instead of the API's limit.
+      await runAsBackgroundWork(() => registration.handler(job.data as never, { id: job.id, name: job.name }));
       failed = false;
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
