@@ -10,6 +10,7 @@ import { httpContractMiddleware } from '../common/http/http-contract.middleware'
 import { discoverRoutes } from '../common/http/route-discovery';
 import { createValidationPipe } from '../common/http/validation';
 import type { AppConfig } from '../config/app-config';
+import { createHealthConnection } from '../database/health-connection';
 import { runAsBackgroundWork } from '../database/statement-timeout';
 import { JobQueue } from '../jobs/job-queue';
 import { installOpenApi } from '../openapi/openapi-document';
@@ -68,6 +69,7 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
   let app: NestExpressApplication | undefined;
   let metrics: OpsMetrics;
   let draining = false;
+  const health = createHealthConnection(database.url, database.embedded, () => app!.get(DataSource));
   try {
     // Creating the app runs the migrations: background work, with JOB_STATEMENT_TIMEOUT_MS (the HTTP server
     // starts listening later, outside it, so no request inherits it).
@@ -89,7 +91,14 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
     // Order matters: the request id and timing wrap everything; the operator endpoints sit outside /api/;
     // rate limiting runs before the contract so its headers are on 404/405/OPTIONS answers too (§2.4).
     app.use(requestObserver(logger, metrics, routes));
-    app.use(healthEndpoints({ dataSource, pingJobQueue: () => jobQueue.ping(), metrics, draining: () => draining }));
+    app.use(
+      healthEndpoints({
+        pingDatabase: () => health.query('SELECT 1'),
+        pingJobQueue: () => jobQueue.ping((sql) => health.query(sql)),
+        metrics,
+        draining: () => draining,
+      }),
+    );
     app.use(rateLimitMiddleware(dataSource, config));
     app.use(httpContractMiddleware(routes, config));
     app.useGlobalFilters(new ApiExceptionFilter());
@@ -99,6 +108,7 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
     await runAsBackgroundWork(() => runStartupTasks(created, config));
   } catch (error) {
     await app?.close().catch(() => undefined);
+    await health.close();
     await database.close();
     throw error;
   }
@@ -111,6 +121,7 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
       draining = true;
       await closeHttpServer(started.getHttpServer() as Server, config.shutdownTimeoutSeconds * 1000);
       await started.close();
+      await health.close();
       await database.close();
     },
   };

@@ -113,11 +113,14 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     this.runListeners.push(listener);
   }
 
-  /** Readiness: the queue is started and its schema answers (throws otherwise). */
-  async ping(): Promise<void> {
+  /**
+   * Readiness: the queue is started and its schema answers (throws otherwise). `query` runs the probe;
+   * /readyz passes its own connection, so the check never waits for a slot of the application's pool.
+   */
+  async ping(query: (sql: string) => Promise<unknown> = (sql) => this.dataSource.query(sql)): Promise<void> {
     if (!this.boss) throw new Error('The job queue is not running.');
     const schema = this.options.schema ?? 'pgboss';
-    await this.dataSource.query(`SELECT 1 FROM "${schema}".version LIMIT 1`);
+    await query(`SELECT 1 FROM "${schema}".version LIMIT 1`);
   }
 
   /** Jobs waiting per declared queue (Weblate's metrics report its Celery queue lengths, §6.13). */
