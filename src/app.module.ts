@@ -14,7 +14,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        DatabaseModule.forRoot(database.url, database.poolSize),
+        DatabaseModule.forRoot(database.url, database.poolSize, config),
         DiscoveryModule,
         // One job queue per process; pg-boss spreads jobs over every process sharing the database.
         JobsModule.forRoot({ pollingIntervalSeconds: config.jobPollingSeconds, shutdownTimeoutMs: config.shutdownTimeoutSeconds * 1000 }),

@@ -19,6 +19,15 @@ export interface BenchConfig {
   pageSize: number;
   resultsDir: string;
   keepDatabase: boolean;
+  /** Which parts run: everything, only the load scenarios, or only the anonymous search scenario. */
+  only: 'all' | 'load' | 'search';
+  /** Anonymous search scenario (issue 10 item 5): components of `searchStrings` strings in en + cs each. */
+  searchComponents: number;
+  searchStrings: number;
+  /** Sequential searches per caller (anonymous, superuser); the report shows median and maximum. */
+  searchRequests: number;
+  /** Concurrent anonymous searches while /readyz and a trivial request are timed. */
+  searchConcurrency: number;
 }
 
 /** Source first; every other code exists in the language catalog synced at start-up. */
@@ -44,8 +53,26 @@ function positive(name: string, raw: string | undefined, fallback: number, max: 
 export function loadBenchConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): BenchConfig {
   const args = readArgs(argv);
   const pick = (arg: string, variable: string): string | undefined => args[arg] ?? env[variable];
-  const known = new Set(['strings', 'languages', 'small-strings', 'connections', 'duration', 'warmup', 'runs', 'page-size', 'results-dir', 'keep-database']);
+  const known = new Set([
+    'strings',
+    'languages',
+    'small-strings',
+    'connections',
+    'duration',
+    'warmup',
+    'runs',
+    'page-size',
+    'results-dir',
+    'keep-database',
+    'only',
+    'search-components',
+    'search-strings',
+    'search-requests',
+    'search-concurrency',
+  ]);
   for (const name of Object.keys(args)) if (!known.has(name)) throw new Error(`Unknown argument --${name}`);
+  const only = pick('only', 'BENCH_ONLY') ?? 'all';
+  if (only !== 'all' && only !== 'load' && only !== 'search') throw new Error(`only: expected all, load or search, got "${only}"`);
   return {
     strings: Math.floor(positive('strings', pick('strings', 'BENCH_STRINGS'), 50_000, 1_000_000)),
     languages: Math.floor(positive('languages', pick('languages', 'BENCH_LANGUAGES'), 6, LANGUAGES.length)),
@@ -57,5 +84,10 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv, argv: readonly string[])
     pageSize: Math.floor(positive('page-size', pick('page-size', 'BENCH_PAGE_SIZE'), 50, 1000)),
     resultsDir: pick('results-dir', 'BENCH_RESULTS_DIR') ?? 'bench-results',
     keepDatabase: ['1', 'true', 'yes'].includes((pick('keep-database', 'BENCH_KEEP_DATABASE') ?? '').toLowerCase()),
+    only,
+    searchComponents: Math.floor(positive('search-components', pick('search-components', 'BENCH_SEARCH_COMPONENTS'), 20, 200)),
+    searchStrings: Math.floor(positive('search-strings', pick('search-strings', 'BENCH_SEARCH_STRINGS'), 2000, 100_000)),
+    searchRequests: Math.floor(positive('search-requests', pick('search-requests', 'BENCH_SEARCH_REQUESTS'), 10, 1000)),
+    searchConcurrency: Math.floor(positive('search-concurrency', pick('search-concurrency', 'BENCH_SEARCH_CONCURRENCY'), 12, 200)),
   };
 }

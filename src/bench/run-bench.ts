@@ -9,7 +9,8 @@ import { GlossaProcess, startGlossa } from './glossa-process';
 import { LoadResult, recordHeaders, RequestSpec, runLoad, startBaseline } from './load';
 import { formatScenarioTable, formatTargets, ImportReport, mb, median, ScenarioReport, TargetCheck } from './report';
 import { createScratchDatabase, ScratchDatabase, settleAfterImport } from './scratch-database';
-import { createSyntheticRepo } from './synthetic-repo';
+import { formatSearchReport, importSearchComponents, runSearchScenario, SearchReport } from './search-scenario';
+import { createSyntheticRepo, SyntheticRepo } from './synthetic-repo';
 
 // `npm run bench` (issue 5, architecture.md "Performance principles"): a synthetic json-nested repository is
 // imported through the API into a Glossa child process, then each scenario is loaded with autocannon and
@@ -155,6 +156,75 @@ function targets(database: string, imported: ImportReport, scenarios: Map<string
   return database === 'PostgreSQL' ? checks : checks.map((c) => ({ ...c, target: `${c.target} (report only)` }));
 }
 
+interface LoadScenariosReport {
+  imported: ImportReport;
+  reports: Map<string, ScenarioReport>;
+  consistency: ConsistencyCheck;
+  checks: TargetCheck[];
+}
+
+/** The big and small components imported through the API, then the autocannon scenarios and their targets. */
+async function runLoadScenarios(
+  config: BenchConfig,
+  glossa: GlossaProcess,
+  api: BenchApi,
+  big: SyntheticRepo,
+  small: SyntheticRepo,
+  languages: readonly string[],
+  database: string,
+  scratch: ScratchDatabase | null,
+): Promise<LoadScenariosReport> {
+  const project = PROJECT;
+  console.log('Importing through the API…');
+  const units = config.strings * languages.length;
+  glossa.rss.reset();
+  const started = process.hrtime.bigint();
+  await api.importComponent(project, BIG, big, 3600);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const imported: ImportReport = { units, seconds, unitsPerSecond: units / seconds, peakRssBytes: glossa.rss.peak() };
+  const translations = await api.count(`/api/components/${project}/${BIG}/translations/`);
+  if (translations !== languages.length) throw new Error(`The import created ${translations} translations, expected ${languages.length}`);
+  console.log(`  ${units} units in ${seconds.toFixed(1)} s = ${imported.unitsPerSecond.toFixed(0)} units/s, peak RSS ${mb(imported.peakRssBytes)}`);
+  await api.importComponent(project, SMALL, small, 600);
+  if (scratch) console.log(`  ${await settleAfterImport(scratch.url)}`);
+
+  const unitsPath = `/api/translations/${project}/${BIG}/cs/units/`;
+  const pages = Math.max(1, Math.ceil(config.strings / config.pageSize));
+  const deepPage = Math.max(1, Math.floor(pages * 0.9));
+  const editable = await api.json<{ results: Array<{ id: number }> }>('GET', `/api/translations/${project}/${BIG}/de/units/?page_size=1000`);
+  const patch = patchScenario(editable.results.map((unit) => unit.id));
+  const scenarios: Scenario[] = [
+    { name: 'units list page', spec: { method: 'GET', path: `${unitsPath}?page_size=${config.pageSize}` } },
+    { name: 'units deep page', spec: { method: 'GET', path: `${unitsPath}?page=${deepPage}&page_size=${config.pageSize}` }, notes: [`page ${deepPage} of ${pages}`] },
+    { name: 'translation detail', spec: { method: 'GET', path: `/api/translations/${project}/${BIG}/cs/` }, notes: [`${config.strings} units`] },
+    { name: 'translation detail (small)', spec: { method: 'GET', path: `/api/translations/${project}/${SMALL}/cs/` }, notes: [`${config.smallStrings} units`] },
+    { name: 'component translations', spec: { method: 'GET', path: `/api/components/${project}/${BIG}/translations/` } },
+    patch.scenario,
+    { name: 'changes list', spec: { method: 'GET', path: '/api/changes/' } },
+  ];
+  console.log('Load runs (Glossa, then the bare node:http baseline with the same bytes)…');
+  const reports = new Map<string, ScenarioReport>();
+  let consistency: ConsistencyCheck | null = null;
+  for (const scenario of scenarios) {
+    reports.set(scenario.name, await measure(config, glossa, api, scenario));
+    if (scenario === patch.scenario) {
+      consistency = await checkConsistency(api, 'de');
+      reports.get(scenario.name)!.notes.push(`${patch.sent()} PATCH bodies sent (incl. warm-up and the sample)`);
+    }
+  }
+  if (!consistency) throw new Error('The PATCH scenario did not run');
+  const checks = targets(database, imported, reports, consistency);
+
+  console.log(
+    `\nResults (medians of ${config.runs} runs; ratio = Glossa req/s ÷ bare node:http req/s with the same bytes; ` +
+      `load = the machine's 1-minute load average when the scenario started)\n`,
+  );
+  console.log(formatScenarioTable([...reports.values()]));
+  console.log(`\nImport: ${units} units in ${seconds.toFixed(1)} s (${imported.unitsPerSecond.toFixed(0)} units/s), peak RSS ${mb(imported.peakRssBytes)}`);
+  console.log(`\nTargets (${database}):\n${formatTargets(checks)}`);
+  return { imported, reports, consistency, checks };
+}
+
 async function main(): Promise<void> {
   const config = loadBenchConfig(process.env, process.argv.slice(2));
   const languages = LANGUAGES.slice(0, config.languages);
@@ -172,9 +242,10 @@ async function main(): Promise<void> {
   try {
     if (databaseUrl) scratch = await createScratchDatabase(databaseUrl);
     console.log('Generating the repositories…');
-    const big = await createSyntheticRepo(BIG, config.strings, languages);
-    const small = await createSyntheticRepo(SMALL, config.smallStrings, languages);
-    repos.push(big, small);
+    const big = config.only === 'search' ? null : await createSyntheticRepo(BIG, config.strings, languages);
+    const small = config.only === 'search' ? null : await createSyntheticRepo(SMALL, config.smallStrings, languages);
+    const searchRepo = config.only === 'load' ? null : await createSyntheticRepo('search', config.searchStrings, LANGUAGES.slice(0, 2));
+    for (const repo of [big, small, searchRepo]) if (repo) repos.push(repo);
     glossa = await startGlossa({
       ...(scratch ? { DATABASE_URL: scratch.url } : {}),
       DATA_DIR: dataDir,
@@ -189,53 +260,15 @@ async function main(): Promise<void> {
     const project = `${PROJECT}`;
     await api.json('POST', '/api/projects/', { name: 'Benchmark', slug: project, web: 'https://example.com/' });
 
-    console.log('Importing through the API…');
-    const units = config.strings * languages.length;
-    glossa.rss.reset();
-    const started = process.hrtime.bigint();
-    await api.importComponent(project, BIG, big, 3600);
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const imported: ImportReport = { units, seconds, unitsPerSecond: units / seconds, peakRssBytes: glossa.rss.peak() };
-    const translations = await api.count(`/api/components/${project}/${BIG}/translations/`);
-    if (translations !== languages.length) throw new Error(`The import created ${translations} translations, expected ${languages.length}`);
-    console.log(`  ${units} units in ${seconds.toFixed(1)} s = ${imported.unitsPerSecond.toFixed(0)} units/s, peak RSS ${mb(imported.peakRssBytes)}`);
-    await api.importComponent(project, SMALL, small, 600);
-    if (scratch) console.log(`  ${await settleAfterImport(scratch.url)}`);
-
-    const unitsPath = `/api/translations/${project}/${BIG}/cs/units/`;
-    const pages = Math.max(1, Math.ceil(config.strings / config.pageSize));
-    const deepPage = Math.max(1, Math.floor(pages * 0.9));
-    const editable = await api.json<{ results: Array<{ id: number }> }>('GET', `/api/translations/${project}/${BIG}/de/units/?page_size=1000`);
-    const patch = patchScenario(editable.results.map((unit) => unit.id));
-    const scenarios: Scenario[] = [
-      { name: 'units list page', spec: { method: 'GET', path: `${unitsPath}?page_size=${config.pageSize}` } },
-      { name: 'units deep page', spec: { method: 'GET', path: `${unitsPath}?page=${deepPage}&page_size=${config.pageSize}` }, notes: [`page ${deepPage} of ${pages}`] },
-      { name: 'translation detail', spec: { method: 'GET', path: `/api/translations/${project}/${BIG}/cs/` }, notes: [`${config.strings} units`] },
-      { name: 'translation detail (small)', spec: { method: 'GET', path: `/api/translations/${project}/${SMALL}/cs/` }, notes: [`${config.smallStrings} units`] },
-      { name: 'component translations', spec: { method: 'GET', path: `/api/components/${project}/${BIG}/translations/` } },
-      patch.scenario,
-      { name: 'changes list', spec: { method: 'GET', path: '/api/changes/' } },
-    ];
-    console.log('Load runs (Glossa, then the bare node:http baseline with the same bytes)…');
-    const reports = new Map<string, ScenarioReport>();
-    let consistency: ConsistencyCheck | null = null;
-    for (const scenario of scenarios) {
-      reports.set(scenario.name, await measure(config, glossa, api, scenario));
-      if (scenario === patch.scenario) {
-        consistency = await checkConsistency(api, 'de');
-        reports.get(scenario.name)!.notes.push(`${patch.sent()} PATCH bodies sent (incl. warm-up and the sample)`);
-      }
+    const load = config.only === 'search' ? null : await runLoadScenarios(config, glossa, api, big!, small!, languages, database, scratch);
+    let search: SearchReport | null = null;
+    if (config.only !== 'load') {
+      console.log(`Importing ${config.searchComponents} components of ${config.searchStrings} strings (en + cs) for the search scenario…`);
+      await importSearchComponents(api, project, searchRepo!, config.searchComponents);
+      if (scratch) console.log(`  ${await settleAfterImport(scratch.url)}`);
+      search = await runSearchScenario(api, config.searchComponents, config.searchRequests, config.searchConcurrency);
+      console.log(`\nAnonymous search (${database}):\n${formatSearchReport(search)}`);
     }
-    if (!consistency) throw new Error('The PATCH scenario did not run');
-    const checks = targets(database, imported, reports, consistency);
-
-    console.log(
-      `\nResults (medians of ${config.runs} runs; ratio = Glossa req/s ÷ bare node:http req/s with the same bytes; ` +
-        `load = the machine's 1-minute load average when the scenario started)\n`,
-    );
-    console.log(formatScenarioTable([...reports.values()]));
-    console.log(`\nImport: ${units} units in ${seconds.toFixed(1)} s (${imported.unitsPerSecond.toFixed(0)} units/s), peak RSS ${mb(imported.peakRssBytes)}`);
-    console.log(`\nTargets (${database}):\n${formatTargets(checks)}`);
 
     await mkdir(config.resultsDir, { recursive: true });
     const file = path.join(config.resultsDir, `bench-${databaseUrl ? 'postgres' : 'pglite'}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
@@ -247,10 +280,11 @@ async function main(): Promise<void> {
           database,
           machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryBytes: os.totalmem(), node: process.version },
           config,
-          import: imported,
-          scenarios: [...reports.values()],
-          consistency,
-          targets: checks,
+          import: load?.imported,
+          scenarios: load ? [...load.reports.values()] : [],
+          consistency: load?.consistency,
+          targets: load?.checks,
+          search,
         },
         null,
         2,

@@ -12,6 +12,8 @@ import { httpContractMiddleware } from '../common/http/http-contract.middleware'
 import { discoverRoutes } from '../common/http/route-discovery';
 import { createValidationPipe } from '../common/http/validation';
 import type { AppConfig } from '../config/app-config';
+import { createHealthConnection } from '../database/health-connection';
+import { runAsBackgroundWork } from '../database/statement-timeout';
 import { JobQueue } from '../jobs/job-queue';
 import { installOpenApi } from '../openapi/openapi-document';
 import { healthEndpoints } from '../ops/health';
@@ -70,6 +72,7 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
   let app: NestExpressApplication | undefined;
   let metrics: OpsMetrics;
   let draining = false;
+  const health = createHealthConnection(database.url, database.embedded, () => app!.get(DataSource));
   try {
     // Express routes case-insensitively by default, so `/API/tasks/…` reached the tasks handler (issue 10
     // item 4). The router takes this setting when it is created, which the adapter's constructor already
@@ -78,12 +81,17 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
     const server = express();
     server.set('case sensitive routing', true);
     const adapter = new ExpressAdapter(server);
-    app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), adapter, {
-      logger: options.logger ?? new PinoNestLogger(logger),
-      abortOnError: false,
-      // Parsers are installed below, with our limits, after the rate limiter and the contract gate.
-      bodyParser: false,
-    });
+    // Creating the app runs the migrations: background work, with JOB_STATEMENT_TIMEOUT_MS (the HTTP server
+    // starts listening later, outside it, so no request inherits it).
+    const created = await runAsBackgroundWork(() =>
+      NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), adapter, {
+        logger: options.logger ?? new PinoNestLogger(logger),
+        abortOnError: false,
+        // Parsers are installed below, with our limits, after the rate limiter and the contract gate.
+        bodyParser: false,
+      }),
+    );
+    app = created;
     app.disable('x-powered-by');
     // Client address (rate limits) and forwarded origin (API links) come from X-Forwarded-* only when set.
     app.set('trust proxy', config.trustProxy);
@@ -99,7 +107,13 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
     // contract middleware lets only exact routes through, and bodies are parsed only for those.
     app.use(requestObserver(logger, metrics, routes));
     app.use(
-      healthEndpoints({ dataSource, pingJobQueue: () => jobQueue.ping(), metrics, draining: () => draining, metricsAccess: metricsAccessPolicy(config) }),
+      healthEndpoints({
+        pingDatabase: () => health.query('SELECT 1'),
+        pingJobQueue: () => jobQueue.ping((sql) => health.query(sql)),
+        metrics,
+        draining: () => draining,
+        metricsAccess: metricsAccessPolicy(config),
+      }),
     );
     app.use(rateLimitMiddleware(dataSource, config));
     app.use(httpContractMiddleware(routes, config));
@@ -109,9 +123,10 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
     installOpenApi(app);
     await app.init();
     if (adapter.getRouteMatchingOptions().caseSensitive !== true) throw new Error('The Express router was created before case-sensitive routing was set.');
-    await runStartupTasks(app, config);
+    await runAsBackgroundWork(() => runStartupTasks(created, config));
   } catch (error) {
     await app?.close().catch(() => undefined);
+    await health.close();
     await database.close();
     throw error;
   }
@@ -124,6 +139,7 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
       draining = true;
       await closeHttpServer(started.getHttpServer() as Server, config.shutdownTimeoutSeconds * 1000);
       await started.close();
+      await health.close();
       await database.close();
     },
   };

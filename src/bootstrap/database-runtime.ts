@@ -4,6 +4,8 @@ import { startEmbeddedDatabase } from '../database/embedded-database';
 export interface DatabaseRuntime {
   url: string;
   poolSize: number;
+  /** The embedded PGlite: one session, no statement timeouts (src/database/statement-timeout.ts). */
+  embedded: boolean;
   /** Stops the embedded server (after the connection pool is closed); a no-op for PostgreSQL. */
   close(): Promise<void>;
 }
@@ -13,7 +15,7 @@ export interface DatabaseRuntime {
  * (stack-evaluation.md §5: one session, so one connection).
  */
 export async function startDatabaseRuntime(config: AppConfig): Promise<DatabaseRuntime> {
-  if (config.databaseUrl) return { url: config.databaseUrl, poolSize: config.databasePoolSize, close: async () => undefined };
+  if (config.databaseUrl) return { url: config.databaseUrl, poolSize: config.databasePoolSize, embedded: false, close: async () => undefined };
   const embedded = await startEmbeddedDatabase(config.dataDir, 1);
-  return { url: embedded.url, poolSize: 1, close: embedded.close };
+  return { url: embedded.url, poolSize: 1, embedded: true, close: embedded.close };
 }

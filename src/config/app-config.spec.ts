@@ -15,6 +15,18 @@ describe('loadConfig', () => {
     expect(config.rateLimitUser).toEqual({ requests: 7, windowSeconds: 1 });
   });
 
+  it('limits API statements to 10 s and background statements not at all by default (issue 10 item 5)', () => {
+    expect(loadConfig({})).toMatchObject({ statementTimeoutMs: 10_000, jobStatementTimeoutMs: 0 });
+    expect(loadConfig({ STATEMENT_TIMEOUT_MS: '0', JOB_STATEMENT_TIMEOUT_MS: '600000' })).toMatchObject({ statementTimeoutMs: 0, jobStatementTimeoutMs: 600_000 });
+    expect(() => loadConfig({ STATEMENT_TIMEOUT_MS: '-1', JOB_STATEMENT_TIMEOUT_MS: 'soon' })).toThrow(
+      new ConfigError(
+        'Invalid configuration:\n' +
+          '  - STATEMENT_TIMEOUT_MS: expected a number from 0 to 86400000, got "-1"\n' +
+          '  - JOB_STATEMENT_TIMEOUT_MS: expected a number from 0 to 86400000, got "soon"',
+      ),
+    );
+  });
+
   it('lists every bad value in one message', () => {
     expect(() => loadConfig({ RATE_LIMIT_ANON: 'lots', PORT: 'x', SHUTDOWN_TIMEOUT_SECONDS: '0' })).toThrow(
       new ConfigError(

@@ -56,6 +56,13 @@ export interface AppConfig {
   metrics: MetricsExposure;
   /** The bearer token /metrics asks for when `metrics` is 'token'. */
   metricsToken: string | undefined;
+  /**
+   * PostgreSQL's statement_timeout for the statements of API requests, in ms (0: none). Issue 10 item 5: one
+   * expensive search must not hold a pool connection for minutes.
+   */
+  statementTimeoutMs: number;
+  /** statement_timeout of background work (jobs, migrations, start-up tasks) in its transactions (0: none). */
+  jobStatementTimeoutMs: number;
 }
 
 /** A DRF-style rate such as "100/day": `requests` allowed per `windowSeconds`. */
@@ -202,6 +209,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
     metrics,
     metricsToken,
+    statementTimeoutMs: Math.round(parseNumber('STATEMENT_TIMEOUT_MS', env.STATEMENT_TIMEOUT_MS, 10_000, problems, 0, 86_400_000)),
+    jobStatementTimeoutMs: Math.round(parseNumber('JOB_STATEMENT_TIMEOUT_MS', env.JOB_STATEMENT_TIMEOUT_MS, 0, problems, 0, 86_400_000)),
   };
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);

@@ -3,12 +3,24 @@ import { DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
+import { backgroundStatementTimeoutSubscriber, statementTimeoutOption } from './statement-timeout';
 
 // timestamptz stays text when read through raw queries: a JS Date would drop the microseconds the API
 // must show (architecture.md "The contract"). int8 stays text too (pg's default) so 64-bit hashes are exact.
 types.setTypeParser(1184, (value: string) => value);
 
-export function buildDataSourceOptions(url: string, poolSize: number): DataSourceOptions {
+/** Statement limits of the application's pool (src/database/statement-timeout.ts); none when omitted. */
+export interface StatementTimeouts {
+  /** Session default of every connection: the limit of API requests, in ms (0: none). */
+  statementTimeoutMs: number;
+  /** Limit of transactions run as background work (0: none). */
+  jobStatementTimeoutMs: number;
+}
+
+export function buildDataSourceOptions(url: string, poolSize: number, timeouts?: StatementTimeouts): DataSourceOptions {
+  const options = ['-c TimeZone=UTC'];
+  if (timeouts) options.push(statementTimeoutOption(timeouts.statementTimeoutMs));
+  const backgroundDiffers = timeouts !== undefined && timeouts.jobStatementTimeoutMs !== timeouts.statementTimeoutMs;
   return {
     type: 'postgres',
     url,
@@ -18,6 +30,7 @@ export function buildDataSourceOptions(url: string, poolSize: number): DataSourc
     synchronize: false,
     migrationsRun: false,
     poolSize,
-    extra: { options: '-c TimeZone=UTC' },
+    subscribers: backgroundDiffers ? [backgroundStatementTimeoutSubscriber(timeouts.jobStatementTimeoutMs)] : [],
+    extra: { options: options.join(' ') },
   };
 }

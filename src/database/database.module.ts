@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { buildDataSourceOptions } from './data-source-options';
+import { buildDataSourceOptions, type StatementTimeouts } from './data-source-options';
 import { enableNamedStatements } from './prepared-statement';
 
 /**
@@ -22,10 +22,10 @@ async function enableNamedStatementsOnPostgres(dataSource: DataSource): Promise<
  */
 @Module({})
 export class DatabaseModule {
-  static forRoot(url: string, poolSize: number): DynamicModule {
+  static forRoot(url: string, poolSize: number, timeouts?: StatementTimeouts): DynamicModule {
     return {
       module: DatabaseModule,
-      imports: [TypeOrmModule.forRoot({ ...buildDataSourceOptions(url, poolSize), migrationsRun: true })],
+      imports: [TypeOrmModule.forRoot({ ...buildDataSourceOptions(url, poolSize, timeouts), migrationsRun: true })],
       providers: [{ provide: 'GLOSSA_NAMED_STATEMENTS', inject: [getDataSourceToken()], useFactory: enableNamedStatementsOnPostgres }],
     };
   }

@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import PgBoss from 'pg-boss';
 import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { runAsBackgroundWork } from '../database/statement-timeout';
 import { dataSourceDb, transactionDb, type PgBossDb } from './pg-boss-db';
 
 // A thin layer over pg-boss (architecture.md "Runtime shape": background work is spread over processes by
@@ -112,11 +113,14 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     this.runListeners.push(listener);
   }
 
-  /** Readiness: the queue is started and its schema answers (throws otherwise). */
-  async ping(): Promise<void> {
+  /**
+   * Readiness: the queue is started and its schema answers (throws otherwise). `query` runs the probe;
+   * /readyz passes its own connection, so the check never waits for a slot of the application's pool.
+   */
+  async ping(query: (sql: string) => Promise<unknown> = (sql) => this.dataSource.query(sql)): Promise<void> {
     if (!this.boss) throw new Error('The job queue is not running.');
     const schema = this.options.schema ?? 'pgboss';
-    await this.dataSource.query(`SELECT 1 FROM "${schema}".version LIMIT 1`);
+    await query(`SELECT 1 FROM "${schema}".version LIMIT 1`);
   }
 
   /** Jobs waiting per declared queue (Weblate's metrics report its Celery queue lengths, §6.13). */
@@ -195,7 +199,8 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     const started = process.hrtime.bigint();
     let failed = true;
     try {
-      await registration.handler(job.data as never, { id: job.id, name: job.name });
+      // Background work: its transactions get JOB_STATEMENT_TIMEOUT_MS instead of the API's limit.
+      await runAsBackgroundWork(() => registration.handler(job.data as never, { id: job.id, name: job.name }));
       failed = false;
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;

@@ -1,10 +1,10 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { DataSource } from 'typeorm';
 import type { OpsMetrics } from './metrics';
 import type { MetricsAccess } from './metrics-access';
 
 export interface HealthDependencies {
-  dataSource: DataSource;
+  /** Throws when the database does not answer; on a connection of its own (src/database/health-connection.ts). */
+  pingDatabase(): Promise<void>;
   /** Throws when the job queue is not running or its schema does not answer. */
   pingJobQueue(): Promise<void>;
   metrics: OpsMetrics;
@@ -56,7 +56,7 @@ export function healthEndpoints(deps: HealthDependencies): RequestHandler {
         sendPlainJson(response, 200, { status: 'ok' });
         return;
       case '/readyz':
-        void Promise.all([check('database', () => deps.dataSource.query('SELECT 1')), check('job_queue', () => deps.pingJobQueue())]).then(
+        void Promise.all([check('database', () => deps.pingDatabase()), check('job_queue', () => deps.pingJobQueue())]).then(
           (results) => {
             const checks = Object.fromEntries(results);
             if (deps.draining()) checks.shutdown = 'in progress';

@@ -1,8 +1,12 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
+import { isStatementTimeout } from '../../database/statement-timeout';
 import { ApiError, ApiValidationError, defaultDetail } from './api-errors';
 import { NotModified } from './preconditions';
 import { sendJson, sendNotModified } from './send-json';
+
+/** The body of a request whose statement hit STATEMENT_TIMEOUT_MS. */
+export const STATEMENT_TIMEOUT_DETAIL = 'The request took too long.';
 
 interface BodyParserError {
   type?: string;
@@ -53,6 +57,12 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     if (typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
       return { status: parserError.status, body: { detail: defaultDetail(parserError.status) }, headers: {} };
+    }
+    if (isStatementTimeout(exception)) {
+      // STATEMENT_TIMEOUT_MS cancelled a statement (issue 10 item 5): the server gave up on this request, which
+      // is 503 whatever the route; the connection stays usable. Nothing of the statement reaches the caller.
+      this.logger.warn('A statement was cancelled by the statement timeout (STATEMENT_TIMEOUT_MS)');
+      return { status: 503, body: { detail: STATEMENT_TIMEOUT_DETAIL }, headers: {} };
     }
     this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     return { status: 500, body: { detail: defaultDetail(500) }, headers: {} };

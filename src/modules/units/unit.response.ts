@@ -92,6 +92,24 @@ export const UNIT_SELECT = `
     JOIN projects p ON p.id = c.project_id
     JOIN languages l ON l.id = t.language_id`;
 
+/**
+ * UNIT_SELECT for the units whose ids a preceding CTE named `page` holds (column `id`). The slugs are looked
+ * up per unit of the page (LATERAL; LIMIT 1 keeps the planner from flattening it into a join it could
+ * reorder), so however the planner misjudges the small tables, the work grows with the page, not with
+ * page × components (issue 10 item 5).
+ */
+export const UNIT_PAGE_SELECT = `
+  SELECT ${UNIT_COLUMNS}, slugs.project_slug, slugs.component_slug, slugs.language_code
+    FROM page JOIN units u ON u.id = page.id
+   CROSS JOIN LATERAL (
+     SELECT p.slug AS project_slug, c.slug AS component_slug, l.code AS language_code
+       FROM translations t
+       JOIN components c ON c.id = t.component_id
+       JOIN projects p ON p.id = c.project_id
+       JOIN languages l ON l.id = t.language_id
+      WHERE t.id = u.translation_id LIMIT 1
+   ) slugs`;
+
 /** Plural forms as the API shows them (weblate-api.md §9.5): `""` is `[""]`. */
 export const splitPlurals = (text: string): string[] => text.split(PLURAL_SEPARATOR);
 

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { visibleComponentIdsSql } from '../../common/auth/access-sql';
+import { translationIdVisibleSql } from '../../common/auth/access-sql';
 import { ApiValidationError, notFound } from '../../common/http/api-errors';
 import type { ApiCaller } from '../../common/http/request-context';
 import { PreparedStatement } from '../../database/prepared-statement';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { TranslationLookup } from '../translations/translation-lookup.service';
 import { compileUnitQuery, UnitQueryError } from './unit-query';
-import { UNIT_COLUMNS, UNIT_SELECT, UnitRow } from './unit.response';
+import { UNIT_COLUMNS, UNIT_PAGE_SELECT, UNIT_SELECT, UnitRow } from './unit.response';
 
 export interface UnitPage {
   page: ResolvedPage;
@@ -113,11 +113,10 @@ export class UnitsReadService {
   async listAll(query: Record<string, unknown>, pageRequest: PageRequest, caller: ApiCaller | null): Promise<UnitPage> {
     const params: unknown[] = [];
     const search = searchCondition(query, params) ?? 'TRUE';
-    // Only units of components the caller can see (src/common/auth/access-sql.ts).
-    const where = caller?.isSuperuser
-      ? search
-      : `(${search}) AND u.translation_id IN (SELECT vt.id FROM translations vt WHERE vt.component_id IN (${visibleComponentIdsSql(caller)}))`;
-    return this.page(where, params, 'u.id', pageRequest);
+    // Only units of components the caller can see (src/common/auth/access-sql.ts), as a filter on units
+    // against the visible translation ids computed once per statement, never a join the planner could
+    // repeat per component (issue 10 item 5).
+    return this.page(`(${search}) AND ${translationIdVisibleSql(caller, 'u.translation_id')}`, params, 'u.id', pageRequest);
   }
 
   async get(id: string): Promise<UnitRow> {
@@ -126,18 +125,20 @@ export class UnitsReadService {
     return rows[0];
   }
 
+  /**
+   * The page's unit ids are chosen from units alone (a MATERIALIZED CTE: the planner may not merge it into
+   * the outer query), then only those rows are joined to their translation, component, project and language.
+   * Joined before the LIMIT, a misestimated join read every unit once per component (issue 10 item 5: a search
+   * over 20 components took 1.2 s instead of 1 ms), and an OFFSET joined each skipped row before dropping it;
+   * now a deep page walks the index of its order for the skipped ids only.
+   */
   private async page(where: string, params: unknown[], order: string, pageRequest: PageRequest): Promise<UnitPage> {
     const [{ count }]: Array<{ count: number }> = await this.dataSource.query(`SELECT count(*)::int AS count FROM units u WHERE ${where}`, params);
     const page = resolvePage(pageRequest, count);
-    const limit = `$${params.length + 1}`;
-    const offset = `$${params.length + 2}`;
-    // Ordered by id alone (`/api/units/`), a deep page starts at the id found by an index-only walk of the
-    // skipped rows instead of joining and discarding each of them (OFFSET on the full select).
-    const sql =
-      order === 'u.id' && page.offset > 0
-        ? `${UNIT_SELECT} WHERE ${where} AND u.id >= (SELECT u.id FROM units u WHERE ${where} ORDER BY u.id OFFSET ${offset} LIMIT 1)
-            ORDER BY u.id LIMIT ${limit}`
-        : `${UNIT_SELECT} WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
+    const sql = `WITH page AS MATERIALIZED (
+                   SELECT u.id FROM units u WHERE ${where} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}
+                 )${UNIT_PAGE_SELECT}
+                 ORDER BY ${order}`;
     const rows: UnitRow[] = await this.dataSource.query(sql, [...params, page.size, page.offset]);
     return { page, count, rows };
   }
