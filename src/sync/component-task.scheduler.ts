@@ -2,13 +2,17 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { JobQueue } from '../jobs/job-queue';
+import { ProcessClaims } from '../jobs/process-claims';
 import { ComponentImportService } from './component-import.service';
-import { withHeartbeat } from './task-heartbeat';
+import { appendLog, startTaskRun, withHeartbeat } from './task-heartbeat';
 
 // Heavy component work runs in the background (weblate-api.md §10.11: creation answers 201 and `task_url`
 // points at the task). A Task row is what `/api/tasks/<id>/` shows; the pg-boss job that does the work has
 // the same id, and both are written in one transaction, so a task is never queued without its job (and a
-// restart does not lose it: pg-boss keeps jobs in the database).
+// restart does not lose it: pg-boss keeps jobs in the database). An import interrupted by a crash is run
+// again (TaskRecoveryService hands its job back to the queue, issue 10 item 10); the import is idempotent:
+// the clone is redone or reused, and the scan stores each translation in one transaction and diffs against
+// what is stored, so a half-imported component gets the missing translations and no duplicate units.
 
 export const COMPONENT_IMPORT_JOB = 'component-import';
 export const COMPONENT_IMPORT_TASK = 'component-import';
@@ -26,11 +30,13 @@ export class ComponentTaskScheduler implements OnModuleInit {
     private readonly dataSource: DataSource,
     private readonly jobs: JobQueue,
     private readonly imports: ComponentImportService,
+    private readonly claims: ProcessClaims,
   ) {}
 
   onModuleInit(): void {
-    // One retry: a job survives a crash of the process running it (pg-boss retries expired jobs); failures
-    // of the import itself are recorded on the task and not retried.
+    // One retry: a job survives a crash of the process running it (TaskRecoveryService hands it back to the
+    // queue as soon as its process is gone; pg-boss also retries expired jobs); failures of the import itself
+    // are recorded on the task and not retried. The limit stops an import that crashes its process every time.
     this.jobs.register<ComponentImportJob>(COMPONENT_IMPORT_JOB, (data) => this.runImport(data), {
       retryLimit: 1,
       expireInSeconds: 3 * 60 * 60,
@@ -54,13 +60,8 @@ export class ComponentTaskScheduler implements OnModuleInit {
 
   /** The job handler. Never throws for a failed import: the failure is the task's result. */
   async runImport({ taskId, componentId }: ComponentImportJob): Promise<void> {
-    // TypeORM answers an UPDATE with [rows, affected count].
-    const [started]: [Array<{ id: string }>, number] = await this.dataSource.query(
-      `UPDATE tasks SET status = 'running', progress = 0, updated_at = now() WHERE id = $1 AND status IN ('queued', 'running')
-       RETURNING id`,
-      [taskId],
-    );
-    if (started.length === 0) return; // Already finished (or removed): a duplicate delivery.
+    const run = await startTaskRun(this.dataSource, this.claims, taskId);
+    if (!run) return;
     try {
       const result = await withHeartbeat(this.dataSource, taskId, () =>
         this.imports.importComponent(componentId, {
@@ -76,6 +77,8 @@ export class ComponentTaskScheduler implements OnModuleInit {
       const message = error instanceof Error ? error.message : String(error);
       this.logger.error(`Import of component ${componentId} failed: ${message}`);
       await this.finish(taskId, componentId, 'failed', message, [`Error: ${message}`]);
+    } finally {
+      await run.release();
     }
   }
 
@@ -98,9 +101,4 @@ export class ComponentTaskScheduler implements OnModuleInit {
       await manager.query('UPDATE components SET task_id = NULL WHERE id = $1 AND task_id = $2', [componentId, taskId]);
     });
   }
-}
-
-/** SQL appending the text parameter as new log lines (an empty parameter leaves the log unchanged). */
-function appendLog(parameter: string): string {
-  return `CASE WHEN ${parameter} = '' THEN log WHEN log = '' THEN ${parameter} ELSE log || E'\\n' || ${parameter} END`;
 }
