@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { JobQueue } from '../jobs/job-queue';
 import { ProcessClaims } from '../jobs/process-claims';
 import { ComponentImportService } from './component-import.service';
-import { appendLog, startTaskRun, withHeartbeat } from './task-heartbeat';
+import { appendLog, startTaskRun } from './task-run';
 
 // Heavy component work runs in the background (weblate-api.md §10.11: creation answers 201 and `task_url`
 // points at the task). A Task row is what `/api/tasks/<id>/` shows; the pg-boss job that does the work has
@@ -63,11 +63,9 @@ export class ComponentTaskScheduler implements OnModuleInit {
     const run = await startTaskRun(this.dataSource, this.claims, taskId);
     if (!run) return;
     try {
-      const result = await withHeartbeat(this.dataSource, taskId, () =>
-        this.imports.importComponent(componentId, {
-          onProgress: (percent, lines) => this.progress(taskId, percent, lines),
-        }),
-      );
+      const result = await this.imports.importComponent(componentId, {
+        onProgress: (percent, lines) => this.progress(taskId, percent, lines),
+      });
       await this.finish(taskId, componentId, 'completed', {
         result: true,
         translations: result.translations,

@@ -7,7 +7,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { JobQueue } from '../jobs/job-queue';
 import { ProcessClaims } from '../jobs/process-claims';
 import { withComponentLock } from './component-lock';
-import { startTaskRun, withHeartbeat } from './task-heartbeat';
+import { startTaskRun } from './task-run';
 import { WorkingCopyService } from './working-copy.service';
 
 // DELETE of a component or a project (weblate-api.md §10.4): Weblate answers 204 at once and removes in a
@@ -71,7 +71,7 @@ export class RemovalTaskScheduler implements OnModuleInit {
     const run = await startTaskRun(this.dataSource, this.claims, job.taskId);
     if (!run) return; // Cancelled, finished or running in a live process: a duplicate delivery.
     try {
-      const removed = await withHeartbeat(this.dataSource, job.taskId, () => (job.kind === 'component' ? this.removeComponent(job) : this.removeProject(job)));
+      const removed = await (job.kind === 'component' ? this.removeComponent(job) : this.removeProject(job));
       await this.finish(job.taskId, 'completed', { result: true }, removed ? `Removed ${job.kind} ${removed}` : `The ${job.kind} was already removed`);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

@@ -7,7 +7,7 @@ import { ProcessClaims } from '../../src/jobs/process-claims';
 import { INTERRUPTED_RESULT, TaskRecoveryService } from '../../src/modules/tasks/task-recovery.service';
 import { ComponentImportService } from '../../src/sync/component-import.service';
 import { ComponentTaskScheduler } from '../../src/sync/component-task.scheduler';
-import { taskClaimName } from '../../src/sync/task-heartbeat';
+import { taskClaimName } from '../../src/sync/task-run';
 import { createGitSandbox, type GitSandbox } from '../../src/vcs/testing/git-sandbox';
 import { withClient } from '../support/database-server';
 import { createComponent, createLanguages, createProject } from '../support/factories';

@@ -4,9 +4,9 @@ import { JobQueue } from '../../jobs/job-queue';
 import { ProcessClaims } from '../../jobs/process-claims';
 import { COMPONENT_IMPORT_JOB, COMPONENT_IMPORT_TASK } from '../../sync/component-task.scheduler';
 import { REMOVAL_JOB } from '../../sync/removal-task.scheduler';
-import { appendLog, INTERRUPTED_RESULT, taskClaimName } from '../../sync/task-heartbeat';
+import { appendLog, INTERRUPTED_RESULT, taskClaimName } from '../../sync/task-run';
 
-export { INTERRUPTED_RESULT } from '../../sync/task-heartbeat';
+export { INTERRUPTED_RESULT } from '../../sync/task-run';
 
 // Issue 3 item 8 and issue 10 item 10: a task survives a crash or a restart. The process running a task holds
 // a claim on it (ProcessClaims: a PostgreSQL session lock, gone with a dead process). At start-up, and every

@@ -1,12 +1,11 @@
 import type { DataSource } from 'typeorm';
 import type { ProcessClaims, ReleaseClaim } from '../jobs/process-claims';
 
-// A running task touches its row (updated_at) while it works, and the process running it holds a claim on
-// it (ProcessClaims). A task left "running" by a process that died is claimed by nobody: TaskRecoveryService
+// The process running a task holds a claim on it (ProcessClaims) for as long as it works on it. A task left
+// "running" by a process that died is claimed by nobody (its database session ended): TaskRecoveryService
 // (src/modules/tasks) hands it back to the job queue for another attempt, or reports it failed when none is
 // left, so no task stays "running" forever after a crash or a restart (issue 3 item 8, issue 10 item 10).
 
-export const HEARTBEAT_SECONDS = 20;
 export const INTERRUPTED_RESULT = 'Interrupted: the server stopped while the task was running.';
 
 /** The claim held by the process running a task. */
@@ -51,17 +50,4 @@ export async function startTaskRun(dataSource: DataSource, claims: ProcessClaims
   }
   await release();
   return null;
-}
-
-/** Runs `work` while keeping the task's heartbeat. */
-export async function withHeartbeat<T>(dataSource: DataSource, taskId: string, work: () => Promise<T>): Promise<T> {
-  const timer = setInterval(() => {
-    dataSource.query(`UPDATE tasks SET updated_at = now() WHERE id = $1 AND status = 'running'`, [taskId]).catch(() => undefined);
-  }, HEARTBEAT_SECONDS * 1000);
-  timer.unref();
-  try {
-    return await work();
-  } finally {
-    clearInterval(timer);
-  }
 }
