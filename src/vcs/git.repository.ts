@@ -272,8 +272,7 @@ export class GitRepository {
       directory,
       async () => {
         const release = await claimRepository(directory, options.claims, async () => {
-          removed = await removeStaleGitLocks(directory);
-          if (removed.length > 0) options.onStaleLocks?.(directory, removed);
+          removed = await removeStaleLocksReported(directory, options.onStaleLocks);
         });
         await release();
         return removed;
@@ -295,8 +294,7 @@ export class GitRepository {
   private gitLocked<T>(fn: () => Promise<T>): Promise<T> {
     return this.locked(async () => {
       const release = await claimRepository(this.path, this.options.claims, async () => {
-        const removed = await removeStaleGitLocks(this.path);
-        if (removed.length > 0) this.options.onStaleLocks?.(this.path, removed);
+        await removeStaleLocksReported(this.path, this.options.onStaleLocks);
       });
       try {
         return await fn();
@@ -340,4 +338,14 @@ async function claimRepository(directory: string, claims: RepositoryClaims | und
     return async () => undefined;
   }
   return claims.claim(`repository:${directory}`, whenUnclaimed);
+}
+
+/**
+ * removeStaleGitLocks, told to `onStaleLocks`. A lock that cannot be removed (permissions) is left to git,
+ * whose own "File exists" error then explains the failed operation.
+ */
+async function removeStaleLocksReported(directory: string, onStaleLocks: GitRepositoryOptions['onStaleLocks']): Promise<string[]> {
+  const removed = await removeStaleGitLocks(directory).catch(() => []);
+  if (removed.length > 0) onStaleLocks?.(directory, removed);
+  return removed;
 }
