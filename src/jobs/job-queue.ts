@@ -54,6 +54,12 @@ export interface SendOptions {
   manager?: EntityManager;
 }
 
+/** Which run of a job comes next, out of how many allowed. */
+export interface RetryAttempt {
+  attempt: number;
+  of: number;
+}
+
 /** Told about every finished job run (src/ops metrics): queue name, seconds, and whether it failed. */
 export type JobRunListener = (name: string, seconds: number, failed: boolean) => void;
 
@@ -106,6 +112,26 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     const id = await boss.send(name, data, sendOptions);
     if (id === null) throw new Error(`Job "${name}" was not queued (unknown queue or duplicate id).`);
     return id;
+  }
+
+  /**
+   * Hands a job whose worker died with its process (ProcessClaims: nobody works on it any more) back to the
+   * queue, as pg-boss does for a failed handler, while its retry limit allows: issue 10, item 10, an
+   * interrupted import is retried instead of waiting for its expiry. Resolves with the attempt it will run
+   * as, or null when it will not run again (limit reached, already finished, unknown).
+   */
+  async retryAbandoned(name: string, id: string): Promise<RetryAttempt | null> {
+    await this.start();
+    const boss = await this.running();
+    let job = await boss.getJobById(name, id);
+    if (job?.state === 'active') {
+      await boss.fail(name, id, { message: 'The process running the job stopped.' });
+      job = await boss.getJobById(name, id);
+    }
+    if (job?.state === 'created') return { attempt: job.retryCount + 1, of: job.retryLimit + 1 };
+    // A retried job counts its attempt when it is fetched again.
+    if (job?.state === 'retry') return { attempt: job.retryCount + 2, of: job.retryLimit + 1 };
+    return null;
   }
 
   /** Subscribes to finished job runs (used for metrics). */

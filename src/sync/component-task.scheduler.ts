@@ -3,14 +3,18 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { JobQueue } from '../jobs/job-queue';
+import { ProcessClaims } from '../jobs/process-claims';
 import { ComponentImportService } from './component-import.service';
 import { taskErrorText, taskLogText } from './task-log-text';
-import { withHeartbeat } from './task-heartbeat';
+import { appendLog, startTaskRun } from './task-run';
 
 // Heavy component work runs in the background (weblate-api.md §10.11: creation answers 201 and `task_url`
 // points at the task). A Task row is what `/api/tasks/<id>/` shows; the pg-boss job that does the work has
 // the same id, and both are written in one transaction, so a task is never queued without its job (and a
-// restart does not lose it: pg-boss keeps jobs in the database).
+// restart does not lose it: pg-boss keeps jobs in the database). An import interrupted by a crash is run
+// again (TaskRecoveryService hands its job back to the queue, issue 10 item 10); the import is idempotent:
+// the clone is redone or reused, and the scan stores each translation in one transaction and diffs against
+// what is stored, so a half-imported component gets the missing translations and no duplicate units.
 
 export const COMPONENT_IMPORT_JOB = 'component-import';
 export const COMPONENT_IMPORT_TASK = 'component-import';
@@ -29,11 +33,13 @@ export class ComponentTaskScheduler implements OnModuleInit {
     private readonly jobs: JobQueue,
     private readonly imports: ComponentImportService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly claims: ProcessClaims,
   ) {}
 
   onModuleInit(): void {
-    // One retry: a job survives a crash of the process running it (pg-boss retries expired jobs); failures
-    // of the import itself are recorded on the task and not retried.
+    // One retry: a job survives a crash of the process running it (TaskRecoveryService hands it back to the
+    // queue as soon as its process is gone; pg-boss also retries expired jobs); failures of the import itself
+    // are recorded on the task and not retried. The limit stops an import that crashes its process every time.
     this.jobs.register<ComponentImportJob>(COMPONENT_IMPORT_JOB, (data) => this.runImport(data), {
       retryLimit: 1,
       expireInSeconds: 3 * 60 * 60,
@@ -57,19 +63,12 @@ export class ComponentTaskScheduler implements OnModuleInit {
 
   /** The job handler. Never throws for a failed import: the failure is the task's result. */
   async runImport({ taskId, componentId }: ComponentImportJob): Promise<void> {
-    // TypeORM answers an UPDATE with [rows, affected count].
-    const [started]: [Array<{ id: string }>, number] = await this.dataSource.query(
-      `UPDATE tasks SET status = 'running', progress = 0, updated_at = now() WHERE id = $1 AND status IN ('queued', 'running')
-       RETURNING id`,
-      [taskId],
-    );
-    if (started.length === 0) return; // Already finished (or removed): a duplicate delivery.
+    const run = await startTaskRun(this.dataSource, this.claims, taskId);
+    if (!run) return;
     try {
-      const result = await withHeartbeat(this.dataSource, taskId, () =>
-        this.imports.importComponent(componentId, {
-          onProgress: (percent, lines) => this.progress(taskId, percent, lines),
-        }),
-      );
+      const result = await this.imports.importComponent(componentId, {
+        onProgress: (percent, lines) => this.progress(taskId, percent, lines),
+      });
       await this.finish(taskId, componentId, 'completed', {
         result: true,
         translations: result.translations,
@@ -80,6 +79,8 @@ export class ComponentTaskScheduler implements OnModuleInit {
       this.logger.error(`Import of component ${componentId} failed: ${error instanceof Error ? error.message : String(error)}`);
       const message = taskErrorText(error, this.config);
       await this.finish(taskId, componentId, 'failed', message, [`Error: ${message}`]);
+    } finally {
+      await run.release();
     }
   }
 
@@ -102,9 +103,4 @@ export class ComponentTaskScheduler implements OnModuleInit {
       await manager.query('UPDATE components SET task_id = NULL WHERE id = $1 AND task_id = $2', [componentId, taskId]);
     });
   }
-}
-
-/** SQL appending the text parameter as new log lines (an empty parameter leaves the log unchanged). */
-function appendLog(parameter: string): string {
-  return `CASE WHEN ${parameter} = '' THEN log WHEN log = '' THEN ${parameter} ELSE log || E'\\n' || ${parameter} END`;
 }

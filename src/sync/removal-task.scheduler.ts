@@ -5,9 +5,10 @@ import * as path from 'node:path';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { JobQueue } from '../jobs/job-queue';
+import { ProcessClaims } from '../jobs/process-claims';
 import { withComponentLock } from './component-lock';
 import { taskErrorText } from './task-log-text';
-import { withHeartbeat } from './task-heartbeat';
+import { startTaskRun } from './task-run';
 import { WorkingCopyService } from './working-copy.service';
 
 // DELETE of a component or a project (weblate-api.md §10.4): Weblate answers 204 at once and removes in a
@@ -35,6 +36,7 @@ export class RemovalTaskScheduler implements OnModuleInit {
     private readonly jobs: JobQueue,
     private readonly workingCopies: WorkingCopyService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly claims: ProcessClaims,
   ) {}
 
   onModuleInit(): void {
@@ -67,20 +69,18 @@ export class RemovalTaskScheduler implements OnModuleInit {
 
   /** The job handler; a failure is the task's result, not an exception. */
   async run(job: RemovalJob): Promise<void> {
-    // TypeORM answers an UPDATE with [rows, affected count].
-    const [started]: [Array<{ id: string }>, number] = await this.dataSource.query(
-      `UPDATE tasks SET status = 'running', updated_at = now() WHERE id = $1 AND status IN ('queued', 'running') RETURNING id`,
-      [job.taskId],
-    );
-    if (started.length === 0) return; // Cancelled or finished: a duplicate delivery.
+    const run = await startTaskRun(this.dataSource, this.claims, job.taskId);
+    if (!run) return; // Cancelled, finished or running in a live process: a duplicate delivery.
     try {
-      const removed = await withHeartbeat(this.dataSource, job.taskId, () => (job.kind === 'component' ? this.removeComponent(job) : this.removeProject(job)));
+      const removed = await (job.kind === 'component' ? this.removeComponent(job) : this.removeProject(job));
       await this.finish(job.taskId, 'completed', { result: true }, removed ? `Removed ${job.kind} ${removed}` : `The ${job.kind} was already removed`);
     } catch (error) {
       this.logger.error(`Removal of ${job.kind} ${job.id} failed: ${error instanceof Error ? error.message : String(error)}`);
       // Readable anonymously: no server paths (issue 10 item 10).
       const message = taskErrorText(error, this.config);
       await this.finish(job.taskId, 'failed', message, `Error: ${message}`);
+    } finally {
+      await run.release();
     }
   }
 

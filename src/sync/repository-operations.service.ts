@@ -5,6 +5,7 @@ import { gitBlobHash } from '../vcs/git-blob-hash';
 import { FormatParseError, FormatWriteError } from '../formats/format';
 import { GitCommandError } from '../vcs/git-runner';
 import type { GitRepository } from '../vcs/git.repository';
+import { UnsafePathError } from '../vcs/safe-path';
 import { ComponentImportService } from './component-import.service';
 import { ComponentScanError, ComponentScanner } from './component-scanner';
 import { applyUnitsToFile, newTranslationFile } from './translation-file-writer';
@@ -120,6 +121,18 @@ export class RepositoryOperationsService {
     );
   }
 
+  /**
+   * Throws UnsafePathError when the file of a new language could not be created inside the working copy (a
+   * symlinked language directory, issue 10 item 10); checks only, creates nothing. A component not cloned yet
+   * has nothing to check.
+   */
+  async assertLanguageFileCreatable(componentId: number, filename: string): Promise<void> {
+    await this.writeBack.withWorkingCopy(componentId, async (_component, repository) => {
+      await repository.assertWritable(filename);
+      return { result: true };
+    });
+  }
+
   /** A language was removed (§10.3): its file goes in a commit with `delete_message`. */
   removeLanguageFile(componentId: number, language: { code: string; name: string; filename: string }, actorId: number | null): Promise<OperationOutcome> {
     return this.guard(componentId, 'remove language', () =>
@@ -170,7 +183,10 @@ export class RepositoryOperationsService {
     try {
       return await work();
     } catch (error) {
-      if (error instanceof GitCommandError || error instanceof ComponentScanError || error instanceof WriteBackError || error instanceof FormatParseError || error instanceof FormatWriteError) {
+      if (
+        error instanceof GitCommandError || error instanceof ComponentScanError || error instanceof WriteBackError ||
+        error instanceof FormatParseError || error instanceof FormatWriteError || error instanceof UnsafePathError
+      ) {
         this.logger.warn(`${operation} on component ${componentId} failed: ${error.message}`);
         return { result: false, detail: error.message };
       }

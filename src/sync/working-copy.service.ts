@@ -1,7 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { ProcessClaims } from '../jobs/process-claims';
 import { GitRepository } from '../vcs/git.repository';
 import type { GitRepositoryOptions } from '../vcs/git-repository.types';
 import { runGit } from '../vcs/git-runner';
@@ -31,7 +32,12 @@ export interface OpenedWorkingCopy {
 
 @Injectable()
 export class WorkingCopyService {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  private readonly logger = new Logger(WorkingCopyService.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly claims: ProcessClaims,
+  ) {}
 
   directory(projectSlug: string, componentSlug: string): string {
     for (const slug of [projectSlug, componentSlug]) {
@@ -59,11 +65,6 @@ export class WorkingCopyService {
     return new GitRepository(directory, branch, this.options(allowLocal));
   }
 
-  /** Options of every working copy: local repositories as allowed, network hosts as ALLOW_PRIVATE_REPOSITORY_HOSTS says. */
-  options(allowLocal: boolean): GitRepositoryOptions {
-    return { allowLocal, hostPolicy: this.config.privateRepositoryHosts, hostLookup: this.config.repositoryHostLookup };
-  }
-
   /** Opens the working copy, cloning it first when needed (into a temporary directory, renamed at the end). */
   async ensure(settings: ComponentRepositorySettings, allowLocalOverride = false): Promise<OpenedWorkingCopy> {
     const allowLocal = this.allowLocal(settings.repo, allowLocalOverride);
@@ -89,6 +90,53 @@ export class WorkingCopyService {
     const repository = new GitRepository(directory, branch, this.options(allowLocal));
     if (settings.push) await repository.setRemoteUrl(settings.repo, settings.push);
     return { repository, branch, cloned: true };
+  }
+
+  /**
+   * Start-up (issue 10, item 7): removes the git lock files a killed process left in every working copy no
+   * live process works in. Operations do the same before they run git; this keeps the repository status
+   * right from the start. Answers the number of working copies repaired.
+   */
+  async recoverStaleLocks(): Promise<number> {
+    let repaired = 0;
+    for (const directory of await this.workingCopyDirectories()) {
+      try {
+        const removed = await GitRepository.recoverStaleLocks(directory, this.options(false));
+        if (removed.length > 0) repaired += 1;
+      } catch (error) {
+        // One unreadable working copy must not keep the server from starting; its operations will say why.
+        this.logger.error(`Could not check ${directory} for stale git locks: ${(error as Error).message}`);
+      }
+    }
+    return repaired;
+  }
+
+  /**
+   * Options of every working copy: local repositories as allowed, network hosts as
+   * ALLOW_PRIVATE_REPOSITORY_HOSTS says, stale git locks recovered under this process's claims.
+   */
+  options(allowLocal: boolean): GitRepositoryOptions {
+    return {
+      allowLocal,
+      hostPolicy: this.config.privateRepositoryHosts,
+      hostLookup: this.config.repositoryHostLookup,
+      claims: this.claims,
+      onStaleLocks: (workingCopy, removed) =>
+        this.logger.warn(`Removed stale git lock files left by a killed git in ${path.relative(this.config.dataDir, workingCopy)}: ${removed.join(', ')}`),
+    };
+  }
+
+  /** <dataDir>/vcs/<project>/<component>, without clones in progress (`*.cloning-*`). */
+  private async workingCopyDirectories(): Promise<string[]> {
+    const root = path.join(this.config.dataDir, 'vcs');
+    const directories: string[] = [];
+    for (const project of await readdir(root, { withFileTypes: true }).catch(() => [])) {
+      if (!project.isDirectory()) continue;
+      for (const component of await readdir(path.join(root, project.name), { withFileTypes: true })) {
+        if (component.isDirectory() && !component.name.includes('.cloning-')) directories.push(path.join(root, project.name, component.name));
+      }
+    }
+    return directories;
   }
 }
 

@@ -14,6 +14,22 @@ export interface GitRepositoryOptions {
   timeoutMs?: number;
   /** How long to wait for the repository lock before a RepositoryLockTimeoutError. */
   lockTimeoutMs?: number;
+  /**
+   * Tells whether other live processes work in the repository (ProcessClaims, src/jobs). Without it only this
+   * process is considered, which is right when no other process uses the same working copies.
+   */
+  claims?: RepositoryClaims;
+  /** Told about git lock files removed because a killed git left them (for the log). */
+  onStaleLocks?: (workingCopy: string, removed: string[]) => void;
+}
+
+/** Claims on names held by live processes (the shape of ProcessClaims in src/jobs). */
+export interface RepositoryClaims {
+  /**
+   * Marks `name` as worked on by this process until the returned function is called; `whenUnclaimed` runs
+   * first, exclusively, when no live process had it claimed.
+   */
+  claim(name: string, whenUnclaimed?: () => Promise<void>): Promise<() => Promise<void>>;
 }
 
 export interface MergeResult {

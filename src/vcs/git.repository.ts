@@ -1,3 +1,4 @@
+import { constants as fsConstants } from 'node:fs';
 import { lstat, mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { COMMIT_INFO_FORMAT, CommitInfo, parseCommitInfo } from './commit-info';
@@ -7,14 +8,15 @@ import { GitCommandError, GitResult, NetworkAccess, runGit } from './git-runner'
 import { PUBLIC_HOSTS_ONLY } from './repository-host-policy';
 import { withLock } from './repository-lock';
 import { assertBranchNameAllowed, assertRepositoryUrlAllowed } from './repository-url-policy';
-import { AheadBehind, GitRepositoryOptions, MergeResult } from './git-repository.types';
+import { AheadBehind, GitRepositoryOptions, MergeResult, RepositoryClaims } from './git-repository.types';
+import { removeStaleGitLocks } from './stale-git-locks';
 import { assertRevision, ignoreExitCode, splitNul } from './git-output';
-import { assertSafeRelativePath, isInside, resolveFileInside, UnsafePathError } from './safe-path';
+import { assertSafeRelativePath, planFileInside, resolveFileInside } from './safe-path';
 
 export { gitBlobHash } from './git-blob-hash';
 export type { CommitInfo } from './commit-info';
 export type { GitIdentity } from './git-identity';
-export type { AheadBehind, GitRepositoryOptions, MergeResult } from './git-repository.types';
+export type { AheadBehind, GitRepositoryOptions, MergeResult, RepositoryClaims } from './git-repository.types';
 
 const DEFAULT_LOCK_TIMEOUT_MS = 120_000;
 // Keeps each `git add` command line well below the kernel's argument size limit.
@@ -65,7 +67,7 @@ export class GitRepository {
   async setRemoteUrl(url: string, pushUrl?: string): Promise<void> {
     this.assertUrl(url);
     if (pushUrl !== undefined) this.assertUrl(pushUrl);
-    await this.locked(async () => {
+    await this.gitLocked(async () => {
       await this.git(['config', '--replace-all', 'remote.origin.url', url]);
       await this.git(['config', '--unset-all', 'remote.origin.pushurl']).catch(ignoreExitCode(5));
       if (pushUrl !== undefined) await this.git(['config', 'remote.origin.pushurl', pushUrl]);
@@ -74,7 +76,7 @@ export class GitRepository {
 
   /** Updates `origin/<branch>` from the remote. */
   async fetch(): Promise<void> {
-    await this.locked(async () => {
+    await this.gitLocked(async () => {
       const { fetchUrls } = await this.assertConfiguredRemotes();
       const refspec = `+refs/heads/${this.branch}:${this.remoteRef()}`;
       await this.git(['fetch', '--prune', '--no-tags', '--no-recurse-submodules', '--', 'origin', refspec], undefined, this.network(fetchUrls, 'fetch'));
@@ -83,7 +85,7 @@ export class GitRepository {
 
   /** Merges `origin/<branch>` into the local branch; a failed merge is aborted and reported, not thrown. */
   async mergeUpstream(): Promise<MergeResult> {
-    return this.locked(async () => {
+    return this.gitLocked(async () => {
       const committer = this.options.committer ?? DEFAULT_COMMITTER;
       const message = `Merge branch 'origin/${this.branch}' into Glossa`;
       try {
@@ -98,16 +100,16 @@ export class GitRepository {
   }
 
   async headRevision(): Promise<string> {
-    return this.locked(() => this.revParse('HEAD'));
+    return this.gitLocked(() => this.revParse('HEAD'));
   }
 
   async remoteRevision(): Promise<string> {
-    return this.locked(() => this.revParse(this.remoteRef()));
+    return this.gitLocked(() => this.revParse(this.remoteRef()));
   }
 
   /** Commit counts between the local branch and `origin/<branch>` as last fetched. */
   async aheadBehind(): Promise<AheadBehind> {
-    return this.locked(async () => {
+    return this.gitLocked(async () => {
       const { stdout } = await this.git(['rev-list', '--left-right', '--count', `HEAD...${this.remoteRef()}`, '--']);
       const [ahead, behind] = stdout.trim().split(/\s+/).map(Number);
       return { ahead, behind };
@@ -124,12 +126,12 @@ export class GitRepository {
 
   /** Whether the working tree has uncommitted changes (tracked or untracked). */
   async needsCommit(): Promise<boolean> {
-    return this.locked(async () => (await this.git(['--no-optional-locks', 'status', '--porcelain'])).stdout !== '');
+    return this.gitLocked(async () => (await this.git(['--no-optional-locks', 'status', '--porcelain'])).stdout !== '');
   }
 
   /** `git status` text plus removable untracked files, as Weblate shows in the repository status `status`. */
   async status(): Promise<string> {
-    return this.locked(async () => {
+    return this.gitLocked(async () => {
       const { stdout } = await this.git(['--no-optional-locks', 'status']);
       const cleanups = (await this.git(['clean', '-f', '-d', '-n'])).stdout;
       return cleanups ? `${stdout}\nPossible cleanups:\n\n${cleanups}` : stdout;
@@ -144,7 +146,7 @@ export class GitRepository {
   /** Details of `revision` (default HEAD) in the shape of Weblate's `remote_commit`. */
   async lastCommit(revision = 'HEAD'): Promise<CommitInfo> {
     assertRevision(revision);
-    return this.locked(async () => {
+    return this.gitLocked(async () => {
       const { stdout } = await this.git(['log', '-1', '--no-show-signature', COMMIT_INFO_FORMAT, '--end-of-options', revision, '--']);
       return parseCommitInfo(stdout);
     });
@@ -157,7 +159,7 @@ export class GitRepository {
 
   /** Tracked files, relative to the working copy, with `/` separators. */
   async listFiles(): Promise<string[]> {
-    return this.locked(async () => splitNul((await this.git(['ls-files', '-z'])).stdout));
+    return this.gitLocked(async () => splitNul((await this.git(['ls-files', '-z'])).stdout));
   }
 
   /** Contents of a file in the working tree; refuses paths that leave it or point into `.git`. */
@@ -167,23 +169,26 @@ export class GitRepository {
 
   /**
    * Writes a file of the working tree (creating its directories). Refuses paths that leave the working copy,
-   * point into `.git`, or go through a symlink (the file itself or a directory resolving elsewhere).
+   * point into `.git`, or go through a symlink (the file itself or a directory resolving elsewhere), and checks
+   * that before it creates anything (planFileInside).
    */
   async writeFile(relativePath: string, content: Buffer): Promise<void> {
-    const clean = assertSafeRelativePath(relativePath);
     await this.locked(async () => {
-      const target = path.join(this.path, clean);
-      await mkdir(path.dirname(target), { recursive: true });
-      const realRoot = await realpath(this.path);
-      const realParent = await realpath(path.dirname(target));
-      const inside = path.relative(realRoot, realParent);
-      if (!isInside(realRoot, realParent) || inside.split(path.sep).some((s) => s.toLowerCase() === '.git')) {
-        throw new UnsafePathError(`File path "${relativePath}" points outside the repository.`);
+      const { target, missing } = await planFileInside(this.path, relativePath);
+      for (const directory of missing) {
+        await mkdir(directory).catch(async (error: NodeJS.ErrnoException) => {
+          // Created meanwhile: fine only as a real directory.
+          if (error.code !== 'EEXIST' || !(await lstat(directory)).isDirectory()) throw error;
+        });
       }
-      const existing = await lstat(target).catch(() => null);
-      if (existing && !existing.isFile()) throw new UnsafePathError(`File path "${relativePath}" is not a regular file.`);
-      await writeFile(target, content);
+      // O_NOFOLLOW: a symlink put in the file's place after the check is refused, not followed.
+      await writeFile(target, content, { flag: fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | fsConstants.O_NOFOLLOW });
     });
+  }
+
+  /** Throws UnsafePathError when writeFile would refuse `relativePath`; creates nothing. */
+  async assertWritable(relativePath: string): Promise<void> {
+    await this.locked(() => planFileInside(this.path, relativePath));
   }
 
   /** Removes a file of the working tree (nothing when it is already gone); same path rules as readFile. */
@@ -199,14 +204,14 @@ export class GitRepository {
 
   /** `git reset --hard origin/<branch>`: drops local commits and changes to tracked files (Weblate's reset). */
   async resetToUpstream(): Promise<void> {
-    await this.locked(async () => {
+    await this.gitLocked(async () => {
       await this.git(['reset', '--quiet', '--hard', this.remoteRef(), '--']);
     });
   }
 
   /** `git clean -f -d`: removes untracked files and directories (Weblate's cleanup). */
   async clean(): Promise<void> {
-    await this.locked(async () => {
+    await this.gitLocked(async () => {
       await this.git(['clean', '-f', '-d']);
     });
   }
@@ -215,7 +220,7 @@ export class GitRepository {
   async changedFiles(fromRev: string, toRev: string): Promise<string[]> {
     assertRevision(fromRev);
     assertRevision(toRev);
-    return this.locked(async () => {
+    return this.gitLocked(async () => {
       const args = ['diff', '--name-only', '-z', '--no-renames', '--no-ext-diff', '--end-of-options', fromRev, toRev, '--'];
       return splitNul((await this.git(args)).stdout);
     });
@@ -229,7 +234,7 @@ export class GitRepository {
     const authorText = formatGitIdentity(author);
     const paths = files.map(assertSafeRelativePath);
     if (paths.length === 0) return null;
-    return this.locked(async () => {
+    return this.gitLocked(async () => {
       for (let i = 0; i < paths.length; i += ADD_BATCH) {
         // --force like Weblate: a translation file matched by .gitignore must still be committed.
         await this.git(['add', '--force', '--', ...paths.slice(i, i + ADD_BATCH)]);
@@ -246,7 +251,7 @@ export class GitRepository {
   /** Pushes the local branch to `remoteBranch` (default: the same name) on origin (its push URL if set). */
   async push(remoteBranch: string = this.branch): Promise<void> {
     assertBranchNameAllowed(remoteBranch);
-    await this.locked(async () => {
+    await this.gitLocked(async () => {
       const { pushUrls } = await this.assertConfiguredRemotes();
       const refspec = `refs/heads/${this.branch}:refs/heads/${remoteBranch}`;
       await this.git(['push', '--no-verify', '--', 'origin', refspec], undefined, this.network(pushUrls, 'push'));
@@ -257,12 +262,55 @@ export class GitRepository {
     return `refs/remotes/origin/${this.branch}`;
   }
 
+  /**
+   * Removes the lock files a killed git left in `workingCopy` (issue 10, item 7), when no live process works
+   * in it; answers what was removed. Every git operation of a GitRepository does this first; this is for
+   * start-up, before any operation.
+   */
+  static recoverStaleLocks(workingCopy: string, options: Pick<GitRepositoryOptions, 'claims' | 'onStaleLocks' | 'lockTimeoutMs'> = {}): Promise<string[]> {
+    const directory = path.resolve(workingCopy);
+    let removed: string[] = [];
+    return withLock(
+      directory,
+      async () => {
+        const release = await claimRepository(directory, options.claims, async () => {
+          removed = await removeStaleLocksReported(directory, options.onStaleLocks);
+        });
+        await release();
+        return removed;
+      },
+      { timeoutMs: options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS },
+    );
+  }
+
+  /** Holds the in-process lock: for file work that runs no git. */
   private locked<T>(fn: () => Promise<T>): Promise<T> {
     return withLock(this.path, fn, { timeoutMs: this.options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS });
   }
 
+  /**
+   * Holds the in-process lock and this process's claim on the repository while `fn` runs git. Holding the
+   * in-process lock means no git of this process runs here; when no other live process has the repository
+   * claimed either, any git lock file found is a killed git's and is removed first (issue 10, item 7).
+   */
+  private gitLocked<T>(fn: () => Promise<T>): Promise<T> {
+    return this.locked(async () => {
+      const release = await claimRepository(this.path, this.options.claims, async () => {
+        await removeStaleLocksReported(this.path, this.options.onStaleLocks);
+      });
+      try {
+        return await fn();
+      } finally {
+        await release();
+      }
+    });
+  }
+
   private git(args: string[], env?: Record<string, string>, network?: NetworkAccess): Promise<GitResult> {
-    return runGit(args, { cwd: this.path, allowLocal: this.options.allowLocal, timeoutMs: this.options.timeoutMs, env, network });
+    // A detached automatic gc/maintenance would keep running in the working copy after the command returned,
+    // outside the lock and the claim, and its lock files would look abandoned: run it in the foreground.
+    const foreground = ['-c', 'gc.autoDetach=false', '-c', 'maintenance.autoDetach=false'];
+    return runGit([...foreground, ...args], { cwd: this.path, allowLocal: this.options.allowLocal, timeoutMs: this.options.timeoutMs, env, network });
   }
 
   /** What a command reaching `urls` needs: the host policy (issue 10 item 6), checked by runGit. */
@@ -292,4 +340,23 @@ export class GitRepository {
     for (const url of [...fetchUrls, ...pushUrls]) this.assertUrl(url);
     return { fetchUrls, pushUrls: pushUrls.length > 0 ? pushUrls : fetchUrls };
   }
+}
+
+/** This process's claim on a repository (in-process only without `claims`: the in-process lock is then the whole truth). */
+async function claimRepository(directory: string, claims: RepositoryClaims | undefined, whenUnclaimed: () => Promise<void>): Promise<() => Promise<void>> {
+  if (!claims) {
+    await whenUnclaimed();
+    return async () => undefined;
+  }
+  return claims.claim(`repository:${directory}`, whenUnclaimed);
+}
+
+/**
+ * removeStaleGitLocks, told to `onStaleLocks`. A lock that cannot be removed (permissions) is left to git,
+ * whose own "File exists" error then explains the failed operation.
+ */
+async function removeStaleLocksReported(directory: string, onStaleLocks: GitRepositoryOptions['onStaleLocks']): Promise<string[]> {
+  const removed = await removeStaleGitLocks(directory).catch(() => []);
+  if (removed.length > 0) onStaleLocks?.(directory, removed);
+  return removed;
 }

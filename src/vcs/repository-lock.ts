@@ -1,7 +1,8 @@
 // One lock per repository (architecture.md): git itself refuses concurrent writers with `index.lock`
 // errors, and even read commands (`status`) refresh the index. Serialising in-process keeps API requests and
-// background jobs of one process from tripping over each other; processes sharing a DATA_DIR are kept apart
-// by the job queue, not by this lock.
+// background jobs of one process from tripping over each other. Processes sharing a DATA_DIR are not kept
+// apart by this lock; they only tell each other which repositories they work in (ProcessClaims, src/jobs),
+// so that git lock files are removed only when no live process can own them (GitRepository.gitLocked).
 
 /** Waiting for a repository lock took longer than allowed (Weblate answers 423 in this case). */
 export class RepositoryLockTimeoutError extends Error {

@@ -1,4 +1,4 @@
-import { realpath, stat } from 'node:fs/promises';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 
 // File names reach the working copy from API users (filemask matches, uploads, downloads). Weblate was hit
@@ -48,4 +48,45 @@ export async function resolveFileInside(root: string, relativePath: string): Pro
   }
   if (!(await stat(real)).isFile()) throw new UnsafePathError(`File path "${relativePath}" is not a regular file.`);
   return real;
+}
+
+/** Where a file will be written, and the directories to create first (outermost first). */
+export interface FileWritePlan {
+  target: string;
+  missing: string[];
+}
+
+/**
+ * Checks, without creating anything, that `relativePath` can be written inside `root` (issue 10, item 10: a
+ * symlinked language directory made `mkdir -p` create directories outside the checkout before the old check
+ * ran): every directory on the way that exists must resolve inside `root` and outside `.git`, none may be a
+ * broken symlink, and the file itself, when it exists, must be a regular file, not a symlink. The missing
+ * directories sit under a checked real directory, so creating them one by one never leaves the working copy.
+ */
+export async function planFileInside(root: string, relativePath: string): Promise<FileWritePlan> {
+  const clean = assertSafeRelativePath(relativePath);
+  const realRoot = await realpath(root);
+  const segments = clean.split('/');
+  const missing: string[] = [];
+  let current = realRoot;
+  for (const segment of segments.slice(0, -1)) {
+    const next = path.join(current, segment);
+    if (missing.length > 0 || (await lstat(next).catch(() => null)) === null) {
+      missing.push(next);
+      current = next;
+      continue;
+    }
+    const real = await realpath(next).catch(() => null);
+    if (real === null) throw new UnsafePathError(`File path "${relativePath}" goes through a broken symlink.`);
+    const inside = path.relative(realRoot, real);
+    if (!isInside(realRoot, real) || inside.split(path.sep).some((s) => s.toLowerCase() === '.git')) {
+      throw new UnsafePathError(`File path "${relativePath}" points outside the repository.`);
+    }
+    if (!(await stat(real)).isDirectory()) throw new UnsafePathError(`File path "${relativePath}" goes through a file.`);
+    current = real;
+  }
+  const target = path.join(current, segments[segments.length - 1]);
+  const existing = missing.length > 0 ? null : await lstat(target).catch(() => null);
+  if (existing && !existing.isFile()) throw new UnsafePathError(`File path "${relativePath}" is not a regular file.`);
+  return { target, missing };
 }

@@ -11,6 +11,7 @@ import { RepositoryOperationsService } from '../../sync/repository-operations.se
 import { refreshTranslationStatistics } from '../../sync/translation-statistics';
 import { compileLanguageRegex } from '../../vcs/filemask';
 import { Translation } from './translation.entity';
+import { UnsafePathError } from '../../vcs/safe-path';
 
 /** A translation with everything its response needs, and last_change as text (microseconds kept). */
 export interface LoadedTranslation {
@@ -115,6 +116,7 @@ export class TranslationsService {
       throw new ApiValidationError({ language_code: [`Could not add '${code}'!`] });
     }
     const filename = component.filemask.replaceAll('*', language.code);
+    await this.assertFileCreatable(component.id, code, filename);
     const callerId = ctx.caller?.id ?? null;
     let translationId = 0;
     try {
@@ -150,6 +152,20 @@ export class TranslationsService {
     // The file is created from new_base (or empty) and committed with add_message (src/sync).
     await this.repositoryOperations.addLanguageFile(component.id, translationId, callerId);
     return this.get(projectSlug, componentSlug, language.code);
+  }
+
+  /**
+   * The file must be creatable inside the working copy before anything is stored (issue 10, item 10: a
+   * symlinked language directory once let the file's directories be created outside the checkout, then
+   * failed with a 500 and a half-added language). Weblate answers a failed addition as 400 on language_code.
+   */
+  private async assertFileCreatable(componentId: number, code: string, filename: string): Promise<void> {
+    try {
+      await this.repositoryOperations.assertLanguageFileCreatable(componentId, filename);
+    } catch (error) {
+      if (error instanceof UnsafePathError) throw new ApiValidationError({ language_code: [`Could not add '${code}'! ${error.message}`] });
+      throw error;
+    }
   }
 
   private query(manager: EntityManager = this.dataSource.manager): SelectQueryBuilder<Translation> {
