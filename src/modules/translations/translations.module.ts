@@ -1,5 +1,6 @@
 import { ComponentFileController } from './component-file.controller';
 import { Module } from '@nestjs/common';
+import { FormatsModule } from '../../formats/formats.module';
 import { SyncModule } from '../../sync/sync.module';
 import { TranslationFileController } from './translation-file.controller';
 import { TranslationFileService } from './translation-file.service';
@@ -11,7 +12,7 @@ import { TranslationUploadService } from './translation-upload.service';
 
 /** Translations and their file; exports the path lookup the units and changes modules address them with. */
 @Module({
-  imports: [SyncModule],
+  imports: [SyncModule, FormatsModule],
   controllers: [TranslationsController, TranslationFileController, TranslationUploadController, ComponentFileController],
   providers: [TranslationLookup, TranslationsService, TranslationFileService, TranslationUploadService],
   exports: [TranslationLookup],
