@@ -2,7 +2,8 @@ import { Body, Controller, HttpCode, Param, Post, Put, UploadedFile, UseIntercep
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { Ctx, RequestContext } from '../../common/http/request-context';
-import { TranslationUploadService, UPLOAD_MAX_BYTES, type UploadedFile as UploadedFileData, type UploadResult } from './translation-upload.service';
+import { TranslationUploadService, type UploadedFile as UploadedFileData, type UploadResult } from './translation-upload.service';
+import { UploadLimitsInterceptor } from './upload-limits';
 
 /** Multipart body of an upload (weblate-api.md §10.8; wlc-client.md §6.4). */
 export class TranslationUploadRequest {
@@ -35,7 +36,8 @@ export class TranslationUploadController {
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: TranslationUploadRequest })
   @ApiOkResponse({ type: TranslationUploadResponse })
-  @UseInterceptors(FileInterceptor('file', { limits: { fileSize: UPLOAD_MAX_BYTES + 1, files: 1 } }))
+  // Limits from the configuration (MulterModule in TranslationsModule, src/modules/translations/upload-limits.ts).
+  @UseInterceptors(UploadLimitsInterceptor, FileInterceptor('file'))
   upload(
     @Ctx() ctx: RequestContext,
     @Param('project') project: string,
@@ -53,7 +55,8 @@ export class TranslationUploadController {
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: TranslationUploadRequest })
   @ApiOkResponse({ type: TranslationUploadResponse })
-  @UseInterceptors(FileInterceptor('file', { limits: { fileSize: UPLOAD_MAX_BYTES + 1, files: 1 } }))
+  // Limits from the configuration (MulterModule in TranslationsModule, src/modules/translations/upload-limits.ts).
+  @UseInterceptors(UploadLimitsInterceptor, FileInterceptor('file'))
   replace(
     @Ctx() ctx: RequestContext,
     @Param('project') project: string,
