@@ -16,6 +16,7 @@ import { TranslationLookup, TranslationRef } from './translation-lookup.service'
 // Applied strings are stored pending (write-back commits them) and record 9 "Translation uploaded".
 
 export const ACTION_UPLOAD = 9;
+const STORE_BATCH = 5000;
 
 const METHODS = ['translate', 'approve', 'suggest', 'fuzzy', 'replace', 'source', 'add'] as const;
 type UploadMethod = (typeof METHODS)[number];
@@ -130,11 +131,16 @@ export class TranslationUploadService {
   }
 
   private async store(manager: EntityManager, userId: number, translation: TranslationRef, updates: Array<{ unit: StoredUnit; target: string; state: number }>): Promise<void> {
-    await manager.query(
-      `UPDATE units u SET target = r.target, state = r.state, pending = true
-         FROM unnest($1::bigint[], $2::text[], $3::smallint[]) AS r(id, target, state) WHERE u.id = r.id`,
-      [updates.map((u) => u.unit.id), updates.map((u) => u.target), updates.map((u) => u.state)],
-    );
+    // In batches: each statement's parameters are encoded on the main thread, and a file may bring
+    // MAX_UNITS_PER_FILE strings; other requests run between the batches (issue 10, item 2).
+    for (let start = 0; start < updates.length; start += STORE_BATCH) {
+      const batch = updates.slice(start, start + STORE_BATCH);
+      await manager.query(
+        `UPDATE units u SET target = r.target, state = r.state, pending = true
+           FROM unnest($1::bigint[], $2::text[], $3::smallint[]) AS r(id, target, state) WHERE u.id = r.id`,
+        [batch.map((u) => u.unit.id), batch.map((u) => u.target), batch.map((u) => u.state)],
+      );
+    }
     const scope = {
       projectId: translation.component.projectId,
       componentId: translation.component.id,
@@ -158,7 +164,7 @@ export class TranslationUploadService {
         details: { state: update.state, old_state: update.unit.state, source: update.unit.source, context: update.unit.context },
       });
     }
-    await recordChanges(manager, records);
+    for (let start = 0; start < records.length; start += STORE_BATCH) await recordChanges(manager, records.slice(start, start + STORE_BATCH));
     await refreshTranslationStatistics(manager, [translation.id], { authorId: userId });
   }
 }
