@@ -14,7 +14,7 @@ import { ignoreProgress, type SyncProgressListener } from './sync-progress';
 import { refreshTranslationStatistics } from './translation-statistics';
 import { mapInSlices, sourceDrafts, templateStrings, translationDrafts, unitsByContext, type TemplateString, type UnitDraft } from './unit-drafts';
 import { applyUnitSyncPlan, loadStoredUnits, loadUnitIdsByHash } from './unit-store';
-import { ACTION_PARSE_ERROR, ACTION_RESOURCE_UPDATE, planUnitSync } from './unit-sync-plan';
+import { ACTION_PARSE_ERROR, ACTION_RESOURCE_UPDATE, planUnitSyncInSlices } from './unit-sync-plan';
 
 // Reads a component's files from its working copy into translations and units: Weblate's
 // `create_translations` + `Translation.check_sync` for monolingual formats. Files are read one at a time
@@ -274,7 +274,7 @@ export class ComponentScanner {
     return this.dataSource.transaction(async (manager) => {
       const id = await upsertTranslation(manager, component.id, file);
       const stored = await loadStoredUnits(manager, id);
-      const plan = planUnitSync(stored, drafts, file.isSource);
+      const plan = await planUnitSyncInSlices(stored, drafts, file.isSource);
       if (file.isSource) {
         const inserted = await applyUnitSyncPlan(manager, id, plan, 'self');
         const deleted = new Set(plan.deletes);

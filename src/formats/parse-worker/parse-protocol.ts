@@ -2,9 +2,10 @@ import type { UnitToWrite } from '../file-writer';
 import type { FormatLimitKind, ParsedUnit, ParseLimits } from '../format';
 
 // Messages between ParserPool (main thread) and parse-worker.entry.ts (worker thread). Plain data only:
-// they cross the thread boundary by structured clone. Units travel in chunks, each its own message, both
-// ways: one chunk is (de)serialized per event-loop turn instead of a whole large file at once, so the main
-// thread serves other requests in between.
+// they cross the thread boundary by structured clone. Units travel in chunks, both ways, so that the main
+// thread (de)serializes one chunk per event-loop turn instead of a whole large file at once and serves
+// other requests in between. Parsed units are pulled: the worker sends the next chunk when the main thread
+// asks for it (`more`), since a port hands every message already queued to the main thread in one go.
 
 /** Parse `content` into units. */
 export interface ParseRequest {
@@ -36,7 +37,13 @@ export interface WriteRequest {
   limits: ParseLimits;
 }
 
-export type WorkerRequest = ParseRequest | WriteUnitsChunk | WriteRequest;
+/** The main thread has taken the last chunk of parse `id` and wants the next one (or `done`). */
+export interface MoreUnits {
+  id: number;
+  type: 'more';
+}
+
+export type WorkerRequest = ParseRequest | WriteUnitsChunk | WriteRequest | MoreUnits;
 
 export interface UnitsChunk {
   id: number;

@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { applyUnitsToFile, newTranslationFile, type UnitToWrite } from '../file-writer';
-import { FormatLimitError, FormatParseError, FormatWriteError, type TranslationFileFormat } from '../format';
+import { FormatLimitError, FormatParseError, FormatWriteError, type ParsedUnit, type TranslationFileFormat } from '../format';
 import { getFileFormat } from '../format.registry';
 import { assertStorableUnits } from '../storable-text';
 import { MAX_REPORTED_DUPLICATES, UNITS_PER_CHUNK, type ParseRequest, type WorkerReply, type WorkerRequest, type WriteRequest } from './parse-protocol';
@@ -16,11 +16,18 @@ const reply = (message: WorkerReply, transfer: ArrayBuffer[] = []): void => port
 /** Units of write requests still arriving, by request id. */
 const pendingUnits = new Map<number, UnitToWrite[]>();
 
+/** Parsed units not yet taken by the main thread, by request id. */
+const parsed = new Map<number, { units: ParsedUnit[]; next: number; duplicates: string[]; duplicateCount: number }>();
+
 port.on('message', (request: WorkerRequest) => {
   if (request.type === 'write-units') {
     const units = pendingUnits.get(request.id) ?? [];
     for (const unit of request.units) units.push(unit);
     pendingUnits.set(request.id, units);
+    return;
+  }
+  if (request.type === 'more') {
+    sendNextChunk(request.id);
     return;
   }
   try {
@@ -51,10 +58,20 @@ function parse(request: ParseRequest): void {
     },
   });
   assertStorableUnits(units);
-  for (let start = 0; start < units.length; start += UNITS_PER_CHUNK) {
-    reply({ id: request.id, type: 'units', units: units.slice(start, start + UNITS_PER_CHUNK) });
+  parsed.set(request.id, { units, next: 0, duplicates, duplicateCount });
+  sendNextChunk(request.id);
+}
+
+function sendNextChunk(id: number): void {
+  const state = parsed.get(id);
+  if (!state) return;
+  if (state.next < state.units.length) {
+    reply({ id, type: 'units', units: state.units.slice(state.next, state.next + UNITS_PER_CHUNK) });
+    state.next += UNITS_PER_CHUNK;
+    return;
   }
-  reply({ id: request.id, type: 'done', duplicates, duplicateCount });
+  parsed.delete(id);
+  reply({ id, type: 'done', duplicates: state.duplicates, duplicateCount: state.duplicateCount });
 }
 
 function write(request: WriteRequest): void {

@@ -167,6 +167,10 @@ export class ParserPool {
     if (!job || reply.id !== job.id) return;
     if (reply.type === 'units') {
       for (const unit of reply.units) job.units.push(unit);
+      // The next chunk only on a later turn of the event loop: requests waiting meanwhile go first.
+      setImmediate(() => {
+        if (slot.job === job) slot.worker.postMessage({ id: job.id, type: 'more' } satisfies WorkerRequest);
+      });
       return;
     }
     this.release(slot);

@@ -47,17 +47,19 @@ function sourceFiles(dir: string, base = dir): string[] {
 }
 
 interface TypeScriptApi {
-  version: string;
   transpileModule(input: string, options: { compilerOptions: Record<string, unknown>; fileName: string }): { outputText: string };
   ModuleKind: { CommonJS: number };
   ScriptTarget: { ES2022: number };
 }
 
 function transpileSources(formatsDir: string, root: string): string {
-  // Loaded by name at run time: only source checkouts take this path, and they have the dev dependencies.
-  const ts = createRequire(path.join(root, 'package.json'))('typescript') as TypeScriptApi;
+  // Resolved by name at run time: only source checkouts take this path, and they have the dev dependencies.
+  const load = createRequire(path.join(root, 'package.json'));
+  // The compiler's version from its package.json: loading the compiler itself takes a few hundred
+  // milliseconds of the main thread, spent only when the sources changed.
+  const { version } = JSON.parse(readFileSync(load.resolve('typescript/package.json'), 'utf8')) as { version: string };
   const files = sourceFiles(formatsDir).sort();
-  const hash = createHash('sha256').update(ts.version);
+  const hash = createHash('sha256').update(version);
   const sources = files.map((file) => {
     const text = readFileSync(path.join(formatsDir, file), 'utf8');
     hash.update(`\0${file}\0${text}`);
@@ -65,6 +67,7 @@ function transpileSources(formatsDir: string, root: string): string {
   });
   const outDir = path.join(os.tmpdir(), `glossa-parse-worker-${hash.digest('hex').slice(0, 16)}`);
   if (existsSync(path.join(outDir, 'parse-worker', `${ENTRY}.js`))) return outDir;
+  const ts = load('typescript') as TypeScriptApi;
   // Written aside and renamed into place, so concurrent test processes never see half a directory.
   const staging = `${outDir}.${process.pid}.${Date.now()}`;
   for (const { file, text } of sources) {
