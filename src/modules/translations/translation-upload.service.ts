@@ -16,7 +16,7 @@ import { TranslationLookup, TranslationRef } from './translation-lookup.service'
 // Applied strings are stored pending (write-back commits them) and record 9 "Translation uploaded".
 
 export const ACTION_UPLOAD = 9;
-const STORE_BATCH = 5000;
+const STORE_BATCH = 2000;
 
 const METHODS = ['translate', 'approve', 'suggest', 'fuzzy', 'replace', 'source', 'add'] as const;
 type UploadMethod = (typeof METHODS)[number];
@@ -131,16 +131,6 @@ export class TranslationUploadService {
   }
 
   private async store(manager: EntityManager, userId: number, translation: TranslationRef, updates: Array<{ unit: StoredUnit; target: string; state: number }>): Promise<void> {
-    // In batches: each statement's parameters are encoded on the main thread, and a file may bring
-    // MAX_UNITS_PER_FILE strings; other requests run between the batches (issue 10, item 2).
-    for (let start = 0; start < updates.length; start += STORE_BATCH) {
-      const batch = updates.slice(start, start + STORE_BATCH);
-      await manager.query(
-        `UPDATE units u SET target = r.target, state = r.state, pending = true
-           FROM unnest($1::bigint[], $2::text[], $3::smallint[]) AS r(id, target, state) WHERE u.id = r.id`,
-        [batch.map((u) => u.unit.id), batch.map((u) => u.target), batch.map((u) => u.state)],
-      );
-    }
     const scope = {
       projectId: translation.component.projectId,
       componentId: translation.component.id,
@@ -153,18 +143,31 @@ export class TranslationUploadService {
       'SELECT EXISTS (SELECT 1 FROM changes WHERE translation_id = $1 AND user_id = $2) AS contributed',
       [translation.id, userId],
     );
-    const records: ChangeRecord[] = contributed ? [] : [{ ...scope, action: ACTION_NEW_CONTRIBUTOR, unitId: null, target: '' }];
-    for (const update of updates) {
-      records.push({
-        ...scope,
-        action: ACTION_UPLOAD,
-        unitId: update.unit.id,
-        target: update.target,
-        old: update.unit.target,
-        details: { state: update.state, old_state: update.unit.state, source: update.unit.source, context: update.unit.context },
-      });
+    if (!contributed) await recordChanges(manager, [{ ...scope, action: ACTION_NEW_CONTRIBUTOR, unitId: null, target: '' }]);
+    // In batches, history rows built per batch: a file may bring MAX_UNITS_PER_FILE strings, and each
+    // statement's parameters are built and encoded on the main thread; other requests run between the
+    // batches (issue 10, item 2). Change ids still follow the file's order.
+    for (let start = 0; start < updates.length; start += STORE_BATCH) {
+      const batch = updates.slice(start, start + STORE_BATCH);
+      await manager.query(
+        `UPDATE units u SET target = r.target, state = r.state, pending = true
+           FROM unnest($1::bigint[], $2::text[], $3::smallint[]) AS r(id, target, state) WHERE u.id = r.id`,
+        [batch.map((u) => u.unit.id), batch.map((u) => u.target), batch.map((u) => u.state)],
+      );
+      await recordChanges(
+        manager,
+        batch.map(
+          (update): ChangeRecord => ({
+            ...scope,
+            action: ACTION_UPLOAD,
+            unitId: update.unit.id,
+            target: update.target,
+            old: update.unit.target,
+            details: { state: update.state, old_state: update.unit.state, source: update.unit.source, context: update.unit.context },
+          }),
+        ),
+      );
     }
-    for (let start = 0; start < records.length; start += STORE_BATCH) await recordChanges(manager, records.slice(start, start + STORE_BATCH));
     await refreshTranslationStatistics(manager, [translation.id], { authorId: userId });
   }
 }
