@@ -1,8 +1,8 @@
-import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
 import { APP_CONFIG, type AppConfig, type FileLimits } from '../config/app-config';
 import type { UnitToWrite } from './file-writer';
-import { FormatLimitError, type FormatLimitKind, type ParseLimits, type TranslationFileFormat } from './format';
+import { FormatLimitError, FormatParseError, type FormatLimitKind, type ParseLimits, type TranslationFileFormat } from './format';
 import { ParserPool, type ParseOutcome } from './parse-worker/parser-pool';
 
 export type { ParseOutcome } from './parse-worker/parser-pool';
@@ -27,6 +27,7 @@ export class FileParser implements OnModuleDestroy {
   readonly limits: FileLimits;
   readonly events = new EventEmitter();
   private readonly pool: ParserPool;
+  private readonly logger = new Logger(FileParser.name);
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.limits = config.fileLimits;
@@ -46,6 +47,9 @@ export class FileParser implements OnModuleDestroy {
     this.events.emit('start', { format: format.id, bytes: content.length });
     try {
       return await this.pool.parse(format.id, content, this.parseLimits());
+    } catch (error) {
+      if (error instanceof FormatParseError && error.cause instanceof Error) this.logger.warn(`Parser error on a ${format.id} file: ${error.cause.message}`);
+      throw error;
     } finally {
       this.events.emit('settled', { format: format.id, bytes: content.length });
     }

@@ -40,6 +40,10 @@ describe('ParserPool', () => {
     await expect(pool.parse('json', json({ a: 'x'.repeat(11) }), { maxStringLength: 10 })).rejects.toMatchObject({ kind: 'string-length' });
     await expect(pool.parse('json', Buffer.from('{"a": "x\\u0000y"}'), {})).rejects.toThrow(/contains a NUL character/);
     await expect(pool.parse('json', Buffer.from('{"\\ud800": "x"}'), {})).rejects.toThrow(/unpaired surrogate/);
+    // An exception of the worker's own code fails that file only, as unreadable, with the detail kept as its cause.
+    const internal = pool.parse('no-such-format', json({}), {});
+    await expect(internal).rejects.toBeInstanceOf(FormatParseError);
+    await expect(internal).rejects.toMatchObject({ message: 'the file could not be parsed (parser error)', cause: new Error('Unknown file format no-such-format') });
     expect((await pool.parse('json', json({ a: 'ok' }), { maxUnits: 2 })).units).toHaveLength(1);
   });
 

@@ -208,7 +208,9 @@ function failure(reply: JobFailed): Error {
     case 'write':
       return new FormatWriteError(reply.message);
     case 'internal':
-      return new Error(`The file parser failed: ${reply.message}`);
+      // An exception of the parser on this file (a bug, but one this file triggers): the file fails as
+      // unreadable, so an import skips it and an upload is refused; the detail stays in the cause (logs).
+      return new FormatParseError('the file could not be parsed (parser error)', { cause: new Error(reply.message) });
     default:
       return new FormatLimitError(reply.kind, reply.message);
   }
