@@ -3688,6 +3688,20 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description The file is larger than MAX_FILE_BYTES, or parsing it needs more memory than PARSE_WORKER_MEMORY_MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Uploaded translation file is too big."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -3720,6 +3734,20 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description The file is larger than MAX_FILE_BYTES, or parsing it needs more memory than PARSE_WORKER_MEMORY_MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Uploaded translation file is too big."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
         };
     };

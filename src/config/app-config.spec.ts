@@ -49,6 +49,23 @@ describe('loadConfig', () => {
     );
   });
 
+  it('bounds translation files, upload forms and parse workers, with sane defaults (issue 10)', () => {
+    const defaults = loadConfig({});
+    expect(defaults.fileLimits).toEqual({ maxFileBytes: 52_428_800, maxUnitsPerFile: 100_000, maxStringLength: 100_000 });
+    expect([defaults.uploadMaxFields, defaults.uploadMaxFieldBytes, defaults.parseWorkers, defaults.parseWorkerMemoryMb]).toEqual([20, 4096, 1, 256]);
+    const set = loadConfig({ MAX_FILE_BYTES: '2048', MAX_UNITS_PER_FILE: '50', MAX_STRING_LENGTH: '200', PARSE_WORKERS: '2' });
+    expect(set.fileLimits).toEqual({ maxFileBytes: 2048, maxUnitsPerFile: 50, maxStringLength: 200 });
+    expect(set.parseWorkers).toBe(2);
+    expect(() => loadConfig({ MAX_UNITS_PER_FILE: '1.5', UPLOAD_MAX_FIELDS: '0', PARSE_WORKER_MEMORY_MB: 'lots' })).toThrow(
+      new ConfigError(
+        'Invalid configuration:\n' +
+          '  - MAX_UNITS_PER_FILE: expected a whole number from 1 to 10000000, got "1.5"\n' +
+          '  - UPLOAD_MAX_FIELDS: expected a whole number from 1 to 1000, got "0"\n' +
+          '  - PARSE_WORKER_MEMORY_MB: expected a whole number from 16 to 16384, got "lots"',
+      ),
+    );
+  });
+
   it('refuses insecure settings in production mode', () => {
     let message = '';
     try {

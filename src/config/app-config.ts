@@ -63,6 +63,20 @@ export interface AppConfig {
   statementTimeoutMs: number;
   /** statement_timeout of background work (jobs, migrations, start-up tasks) in its transactions (0: none). */
   jobStatementTimeoutMs: number;
+  /** What one translation file may hold, in the repository or uploaded (issue 10, items 2 and 9). */
+  fileLimits: FileLimits;
+  /** Multipart form fields of an upload besides the file (issue 10, item 2). */
+  uploadMaxFields: number;
+  uploadMaxFieldBytes: number;
+  /** Worker threads that parse files, and the heap limit of each (src/formats/parse-worker). */
+  parseWorkers: number;
+  parseWorkerMemoryMb: number;
+}
+
+export interface FileLimits {
+  maxFileBytes: number;
+  maxUnitsPerFile: number;
+  maxStringLength: number;
 }
 
 /** A DRF-style rate such as "100/day": `requests` allowed per `windowSeconds`. */
@@ -125,6 +139,16 @@ function parseNumber(name: string, raw: string | undefined, fallback: number, pr
   const value = Number(raw);
   if (!Number.isFinite(value) || value < min || value > max) {
     problems.push(`${name}: expected a number from ${min} to ${max}, got "${raw}"`);
+    return fallback;
+  }
+  return value;
+}
+
+function parseInteger(name: string, raw: string | undefined, fallback: number, problems: string[], min: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    problems.push(`${name}: expected a whole number from ${min} to ${max}, got "${raw}"`);
     return fallback;
   }
   return value;
@@ -211,6 +235,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metricsToken,
     statementTimeoutMs: Math.round(parseNumber('STATEMENT_TIMEOUT_MS', env.STATEMENT_TIMEOUT_MS, 10_000, problems, 0, 86_400_000)),
     jobStatementTimeoutMs: Math.round(parseNumber('JOB_STATEMENT_TIMEOUT_MS', env.JOB_STATEMENT_TIMEOUT_MS, 0, problems, 0, 86_400_000)),
+    fileLimits: {
+      // Weblate's TRANSLATION_UPLOAD_MAX_SIZE default (50 MB), for repository files as well.
+      maxFileBytes: parseInteger('MAX_FILE_BYTES', env.MAX_FILE_BYTES, 50 * 1024 * 1024, problems, 1024, 2 ** 31 - 1),
+      maxUnitsPerFile: parseInteger('MAX_UNITS_PER_FILE', env.MAX_UNITS_PER_FILE, 100_000, problems, 1, 10_000_000),
+      maxStringLength: parseInteger('MAX_STRING_LENGTH', env.MAX_STRING_LENGTH, 100_000, problems, 1, 100_000_000),
+    },
+    uploadMaxFields: parseInteger('UPLOAD_MAX_FIELDS', env.UPLOAD_MAX_FIELDS, 20, problems, 1, 1000),
+    uploadMaxFieldBytes: parseInteger('UPLOAD_MAX_FIELD_BYTES', env.UPLOAD_MAX_FIELD_BYTES, 4096, problems, 256, 1024 * 1024),
+    parseWorkers: parseInteger('PARSE_WORKERS', env.PARSE_WORKERS, 1, problems, 1, 16),
+    parseWorkerMemoryMb: parseInteger('PARSE_WORKER_MEMORY_MB', env.PARSE_WORKER_MEMORY_MB, 256, problems, 16, 16_384),
   };
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);

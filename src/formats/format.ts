@@ -19,7 +19,19 @@ export interface ParsedUnit {
   position: number;
 }
 
+/**
+ * Bounds on what one file may hold (README "Configuration": MAX_UNITS_PER_FILE, MAX_STRING_LENGTH). A parser
+ * stops as soon as a file goes past one, so a hostile file costs at most what the limits allow.
+ */
+export interface ParseLimits {
+  /** Leaves (units, duplicates included) one file may have. */
+  maxUnits?: number;
+  /** Characters (UTF-16 code units) of any one string: a value, a key, or a unit's whole context. */
+  maxStringLength?: number;
+}
+
 export interface ParseOptions {
+  limits?: ParseLimits;
   /**
    * Called for each leaf whose context repeats an earlier one. Weblate keeps the first unit and raises a
    * "DuplicateString" alert for the rest (§2.1); the duplicate is not returned by `parse`.
@@ -57,7 +69,22 @@ export interface TranslationFileFormat {
 
 /** The file cannot be read in this format (syntax error, bad encoding). */
 export class FormatParseError extends Error {
-  override readonly name = 'FormatParseError';
+  override readonly name: string = 'FormatParseError';
+}
+
+/** Which limit a file went past (see ParseLimits; `bytes`, `memory` and `time` are checked around the parser). */
+export type FormatLimitKind = 'bytes' | 'units' | 'string-length' | 'memory' | 'time';
+
+/** The file is readable but bigger than Glossa accepts; a parse error, so every caller that skips a bad file skips it. */
+export class FormatLimitError extends FormatParseError {
+  override readonly name: string = 'FormatLimitError';
+
+  constructor(
+    readonly kind: FormatLimitKind,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** The entries cannot be laid out as one document, e.g. `a` is both a string and an object. */

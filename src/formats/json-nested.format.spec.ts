@@ -1,6 +1,6 @@
 import { calculateHash, hashToChecksum } from '../common/hashing/weblate-hash';
 import { countWords } from '../common/text/word-count';
-import { FormatParseError, FormatWriteError, type ParsedUnit, type SerializeEntry } from './format';
+import { FormatLimitError, FormatParseError, FormatWriteError, type ParsedUnit, type SerializeEntry } from './format';
 import { FILE_FORMATS, getFileFormat } from './format.registry';
 import { JSON_FORMAT, JSON_NESTED_FORMAT } from './json-nested.format';
 
@@ -148,6 +148,39 @@ describe('json-nested parse (§2.1 table)', () => {
   it('rejects bytes that are not UTF-8 and absurd nesting', () => {
     expect(() => format.parse(Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]))).toThrow(/not valid UTF-8/);
     expect(() => parse('['.repeat(5000) + ']'.repeat(5000))).toThrow(/nesting deeper/);
+  });
+});
+
+describe('json-nested parse limits (issue 10, item 9)', () => {
+  const limited = (json: string, limits: { maxUnits?: number; maxStringLength?: number }) => format.parse(Buffer.from(json, 'utf8'), { limits });
+  const failure = (run: () => unknown): FormatLimitError => {
+    try {
+      run();
+    } catch (error) {
+      if (error instanceof FormatLimitError) return error;
+      throw error;
+    }
+    throw new Error('no FormatLimitError');
+  };
+
+  it('stops at the first leaf past maxUnits, duplicates and nested leaves counted, containers not', () => {
+    expect(limited('{"a": {"b": "1", "c": [2, null]}, "d": {}}', { maxUnits: 3 })).toHaveLength(3);
+    const error = failure(() => limited('{"a": {"b": "1", "c": [2, null]},\n "a": "again"}', { maxUnits: 3 }));
+    expect(error).toBeInstanceOf(FormatParseError);
+    expect([error.kind, error.message]).toEqual(['units', 'more than 3 strings in one file (the limit was reached at line 2, column 7)']);
+    // A top-level scalar is no unit, so it is not counted either.
+    expect(limited('"just a string"', { maxUnits: 0 })).toEqual([]);
+  });
+
+  it('refuses any string, key, number literal or joined key path longer than maxStringLength', () => {
+    expect(limited('{"abcde": "12345"}', { maxStringLength: 5 })).toHaveLength(1);
+    for (const json of ['{"a": "123456"}', '{"abcdef": "1"}', '{"a": 123456}', '{"a": "\\u0041\\u0041\\u0041\\u0041\\u0041\\u0041"}']) {
+      expect({ json, kind: failure(() => limited(json, { maxStringLength: 5 })).kind }).toEqual({ json, kind: 'string-length' });
+    }
+    expect(failure(() => limited('{"a": "123456"}', { maxStringLength: 5 })).message).toBe('a string longer than 5 characters at line 1, column 7');
+    // Escapes count once decoded: six raw characters for one.
+    expect(limited('{"a": "\\u0041"}', { maxStringLength: 1 })[0].source).toBe('A');
+    expect(failure(() => limited('{"abc": {"def": "x"}}', { maxStringLength: 5 })).message).toBe('a key path longer than 5 characters ("abc.def…")');
   });
 });
 

@@ -1,21 +1,26 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { FormatParseError, type ParsedUnit, type TranslationFileFormat } from '../formats/format';
+import { FileParser, LIMIT_SETTINGS } from '../formats/file-parser';
+import { FormatLimitError, FormatParseError, type ParsedUnit, type TranslationFileFormat } from '../formats/format';
 import { getFileFormat } from '../formats/format.registry';
 import type { Component } from '../modules/components/component.entity';
 import { gitBlobHash } from '../vcs/git-blob-hash';
 import type { GitRepository } from '../vcs/git.repository';
 import { matchFilemask } from '../vcs/filemask';
+import { UnsafePathError } from '../vcs/safe-path';
 import { recordChanges, type ChangeScope } from './change-log';
 import { LanguageResolver, type KnownLanguage } from './language-resolver';
 import { ignoreProgress, type SyncProgressListener } from './sync-progress';
 import { refreshTranslationStatistics } from './translation-statistics';
-import { sourceDrafts, templateStrings, translationDrafts, type TemplateString, type UnitDraft } from './unit-drafts';
+import { mapInSlices, sourceDrafts, templateStrings, translationDrafts, unitsByContext, type TemplateString, type UnitDraft } from './unit-drafts';
 import { applyUnitSyncPlan, loadStoredUnits, loadUnitIdsByHash } from './unit-store';
-import { ACTION_PARSE_ERROR, ACTION_RESOURCE_UPDATE, planUnitSync } from './unit-sync-plan';
+import { ACTION_PARSE_ERROR, ACTION_RESOURCE_UPDATE, planUnitSyncInSlices } from './unit-sync-plan';
 
 // Reads a component's files from its working copy into translations and units: Weblate's
-// `create_translations` + `Translation.check_sync` for monolingual formats.
+// `create_translations` + `Translation.check_sync` for monolingual formats. Files are read one at a time
+// and parsed in a worker thread within the configured limits (FileParser); a translation file that cannot
+// be read, parsed or stored is reported (task log, change 24 "Could not parse translation") and skipped,
+// and the other files are imported (issue 10, items 9 and 10). Only the template is indispensable.
 
 /** A component with the relations the scan reads (project for aliases and history, source language). */
 export type ScannableComponent = Component & Required<Pick<Component, 'project' | 'sourceLanguage'>>;
@@ -55,16 +60,19 @@ interface TranslationFile {
   languageCode: string;
   filename: string;
   isSource: boolean;
-  /** Git blob of the file, then of the template (weblate-api.md §11.3). */
-  revision: string;
-  content: Buffer | null;
 }
+
+/** A file skipped for a reason worth telling the administrator (the task log and a change 24 carry it). */
+class SkippedFileError extends Error {}
 
 @Injectable()
 export class ComponentScanner {
   private readonly logger = new Logger(ComponentScanner.name);
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly parser: FileParser,
+  ) {}
 
   async scan(component: ScannableComponent, repository: GitRepository, options: ScanOptions = {}): Promise<ScanResult> {
     const warnings: string[] = [];
@@ -75,11 +83,9 @@ export class ComponentScanner {
     const format = this.formatOf(component);
     const templateContent = await this.readTemplate(component, repository);
     const templateBlob = gitBlobHash(templateContent);
-    const strings = templateStrings(
-      this.parse(format, templateContent, component.template, warn, true),
-      component.sourceLanguage.code,
-    );
-    const files = await this.translationFiles(component, repository, templateBlob, warn);
+    const templateUnits = await this.parseTemplate(format, templateContent, component.template, warn);
+    const strings = await mapInSlices(templateUnits, (slice) => templateStrings(slice, component.sourceLanguage.code));
+    const files = await this.translationFiles(component, repository, warn);
     const existing = await this.existingRevisions(component.id);
 
     const onProgress = options.onProgress ?? ignoreProgress;
@@ -97,17 +103,23 @@ export class ComponentScanner {
     const keptIds: number[] = [];
     for (const [index, file] of files.entries()) {
       const known = existing.get(file.language.id);
-      if (known && known.revision === file.revision && !options.force) {
-        keptIds.push(known.id);
-      } else {
-        const drafts = file.isSource ? sourceDrafts(strings) : this.translationDrafts(format, file, strings, warn);
-        if (drafts === null) {
-          await this.recordParseError(component, known?.id ?? null, file, warnings[warnings.length - 1]);
-          if (known) keptIds.push(known.id);
+      try {
+        // Git blob of the file, then of the template (weblate-api.md §11.3).
+        const content = file.isSource ? templateContent : await this.readTranslationFile(repository, file.filename);
+        const revision = `${file.isSource ? templateBlob : gitBlobHash(content)},${templateBlob}`;
+        if (known && known.revision === revision && !options.force) {
+          keptIds.push(known.id);
         } else {
-          keptIds.push(await this.syncTranslation(component, file, drafts, source));
+          const drafts = await this.drafts(format, file, content, strings, warn);
+          keptIds.push(await this.syncTranslation(component, file, revision, drafts, source));
           rescanned += 1;
         }
+      } catch (error) {
+        if (!(error instanceof SkippedFileError)) throw error;
+        // The translation keeps what it had (Weblate keeps the last good state of a file it cannot parse).
+        warn(error.message);
+        await this.recordParseError(component, known?.id ?? null, file, error.message);
+        if (known) keptIds.push(known.id);
       }
       await report(index + 1);
     }
@@ -133,56 +145,69 @@ export class ComponentScanner {
     return format;
   }
 
+  /** The template, within MAX_FILE_BYTES; without it nothing can be imported, so every problem stops the scan. */
   private async readTemplate(component: Component, repository: GitRepository): Promise<Buffer> {
     try {
-      return await repository.readFile(component.template);
+      return await this.readChecked(repository, component.template);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
         throw new ComponentScanError(`Template file not found: ${component.template}`);
       }
+      const problem = fileProblem(error);
+      if (problem !== null) throw new ComponentScanError(`Could not read ${component.template}: ${problem}`);
       throw error;
     }
   }
 
-  /** Parses a file; a template that cannot be parsed stops the scan, a translation file is skipped (null). */
-  private parse(
-    format: TranslationFileFormat,
-    content: Buffer,
-    filename: string,
-    warn: (line: string) => void,
-    fatal: true,
-  ): ParsedUnit[];
-  private parse(format: TranslationFileFormat, content: Buffer, filename: string, warn: (line: string) => void, fatal: false): ParsedUnit[] | null;
-  private parse(format: TranslationFileFormat, content: Buffer, filename: string, warn: (line: string) => void, fatal: boolean): ParsedUnit[] | null {
+  /** A translation file, within MAX_FILE_BYTES; any problem with it skips it (SkippedFileError). */
+  private async readTranslationFile(repository: GitRepository, filename: string): Promise<Buffer> {
     try {
-      return format.parse(content, {
-        onDuplicate: (duplicate) => warn(`${filename}: duplicate string "${duplicate.context}" skipped`),
-      });
+      return await this.readChecked(repository, filename);
     } catch (error) {
-      if (!(error instanceof FormatParseError)) throw error;
-      if (fatal) throw new ComponentScanError(`Could not parse ${filename}: ${error.message}`);
-      warn(`Could not parse ${filename}: ${error.message}`);
-      return null;
+      const problem = fileProblem(error);
+      if (problem !== null) throw new SkippedFileError(`Skipping ${filename}: ${problem}`);
+      throw error;
     }
   }
 
-  private translationDrafts(
-    format: TranslationFileFormat,
-    file: TranslationFile,
-    strings: readonly TemplateString[],
-    warn: (line: string) => void,
-  ): UnitDraft[] | null {
-    const units = this.parse(format, file.content ?? Buffer.alloc(0), file.filename, warn, false);
-    return units === null ? null : translationDrafts(strings, units);
+  /** Reads a file only when its size is within the limit: a huge file is refused before it is in memory. */
+  private async readChecked(repository: GitRepository, filename: string): Promise<Buffer> {
+    this.parser.assertSize(await repository.fileSize(filename));
+    return repository.readFile(filename);
+  }
+
+  /** The template's units; a template that cannot be parsed stops the scan. */
+  private async parseTemplate(format: TranslationFileFormat, content: Buffer, filename: string, warn: (line: string) => void): Promise<ParsedUnit[]> {
+    try {
+      return await this.parse(format, content, filename, warn);
+    } catch (error) {
+      if (error instanceof SkippedFileError) throw new ComponentScanError(error.message);
+      throw error;
+    }
+  }
+
+  /** Parses a file in the parse worker; a bad file or one past a limit is a SkippedFileError naming it and the problem. */
+  private async parse(format: TranslationFileFormat, content: Buffer, filename: string, warn: (line: string) => void): Promise<ParsedUnit[]> {
+    try {
+      const outcome = await this.parser.parse(format, content);
+      for (const context of outcome.duplicates) warn(`${filename}: duplicate string "${context}" skipped`);
+      const unreported = outcome.duplicateCount - outcome.duplicates.length;
+      if (unreported > 0) warn(`${filename}: ${unreported} more duplicate strings skipped`);
+      return outcome.units;
+    } catch (error) {
+      if (error instanceof FormatParseError) throw new SkippedFileError(`Could not parse ${filename}: ${describeParseError(error)}`);
+      throw error;
+    }
+  }
+
+  private async drafts(format: TranslationFileFormat, file: TranslationFile, content: Buffer, strings: readonly TemplateString[], warn: (line: string) => void): Promise<UnitDraft[]> {
+    if (file.isSource) return mapInSlices(strings, sourceDrafts);
+    const byContext = unitsByContext(await this.parse(format, content, file.filename, warn));
+    return mapInSlices(strings, (slice) => translationDrafts(slice, byContext));
   }
 
   /** The source translation (its file is the template) followed by one translation per matched file. */
-  private async translationFiles(
-    component: ScannableComponent,
-    repository: GitRepository,
-    templateBlob: string,
-    warn: (line: string) => void,
-  ): Promise<TranslationFile[]> {
+  private async translationFiles(component: ScannableComponent, repository: GitRepository, warn: (line: string) => void): Promise<TranslationFile[]> {
     const source = component.sourceLanguage;
     const files: TranslationFile[] = [
       {
@@ -190,8 +215,6 @@ export class ComponentScanner {
         languageCode: source.code,
         filename: component.template,
         isSource: true,
-        revision: `${templateBlob},${templateBlob}`,
-        content: null,
       },
     ];
     const resolver = new LanguageResolver(await this.knownLanguages(), component.project.languageAliases);
@@ -211,15 +234,8 @@ export class ComponentScanner {
         continue;
       }
       taken.add(language.id);
-      const content = await repository.readFile(match.path);
-      files.push({
-        language,
-        languageCode: match.languageCode,
-        filename: match.path,
-        isSource: false,
-        revision: `${gitBlobHash(content)},${templateBlob}`,
-        content,
-      });
+      // Read later, one at a time: only one file of a component is in memory at once.
+      files.push({ language, languageCode: match.languageCode, filename: match.path, isSource: false });
     }
     return files;
   }
@@ -240,16 +256,25 @@ export class ComponentScanner {
    * One transaction per translation: units, history and statistics change together. The source translation
    * comes first; it fills in `source` so the translations after it can link their units to its units.
    */
-  private syncTranslation(
-    component: ScannableComponent,
-    file: TranslationFile,
-    drafts: UnitDraft[],
-    source: SourceTranslation,
-  ): Promise<number> {
+  private async syncTranslation(component: ScannableComponent, file: TranslationFile, revision: string, drafts: UnitDraft[], source: SourceTranslation): Promise<number> {
+    try {
+      return await this.storeTranslation(component, file, revision, drafts, source);
+    } catch (error) {
+      // A value PostgreSQL refuses (SQLSTATE class 22, "data exception", e.g. a file name longer than the
+      // column): the transaction rolled back, so the file is skipped like one that cannot be parsed.
+      const code = (error as { code?: unknown }).code;
+      if (typeof code !== 'string' || !code.startsWith('22')) throw error;
+      const message = `Could not store ${file.filename}: ${(error as Error).message}`;
+      if (file.isSource) throw new ComponentScanError(message);
+      throw new SkippedFileError(message);
+    }
+  }
+
+  private storeTranslation(component: ScannableComponent, file: TranslationFile, revision: string, drafts: UnitDraft[], source: SourceTranslation): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
       const id = await upsertTranslation(manager, component.id, file);
       const stored = await loadStoredUnits(manager, id);
-      const plan = planUnitSync(stored, drafts, file.isSource);
+      const plan = await planUnitSyncInSlices(stored, drafts, file.isSource);
       if (file.isSource) {
         const inserted = await applyUnitSyncPlan(manager, id, plan, 'self');
         const deleted = new Set(plan.deletes);
@@ -265,7 +290,7 @@ export class ComponentScanner {
         ...plan.changes,
         { action: ACTION_RESOURCE_UPDATE, unitId: null, target: '', old: '' },
       ]);
-      await manager.query('UPDATE translations SET revision = $2 WHERE id = $1', [id, file.revision]);
+      await manager.query('UPDATE translations SET revision = $2 WHERE id = $1', [id, revision]);
       await refreshTranslationStatistics(manager, [id]);
       return id;
     });
@@ -280,6 +305,21 @@ export class ComponentScanner {
   private scope(component: ScannableComponent, translationId: number | null, languageId: number | null): ChangeScope {
     return { projectId: component.projectId, componentId: component.id, translationId, languageId };
   }
+}
+
+/** What is wrong with a file that could not be read (null: not a problem of the file, e.g. a git failure). */
+function fileProblem(error: unknown): string | null {
+  if (error instanceof FormatLimitError) return describeParseError(error);
+  if (error instanceof UnsafePathError) return error.message;
+  const code = (error as NodeJS.ErrnoException).code;
+  // A dangling symlink, a loop, a directory where a file was expected, no permission.
+  if (code === 'ENOENT' || code === 'ELOOP' || code === 'EISDIR' || code === 'ENOTDIR' || code === 'EACCES') return `the file cannot be read (${code})`;
+  return null;
+}
+
+/** The parser's message, naming the setting that raises the limit when a limit was hit (task logs are for administrators). */
+function describeParseError(error: FormatParseError): string {
+  return error instanceof FormatLimitError ? `${error.message} (${LIMIT_SETTINGS[error.kind]})` : error.message;
 }
 
 async function upsertTranslation(manager: EntityManager, componentId: number, file: TranslationFile): Promise<number> {

@@ -2,13 +2,13 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { recordChanges } from '../modules/changes/change-recorder';
 import { gitBlobHash } from '../vcs/git-blob-hash';
+import { FileParser } from '../formats/file-parser';
 import { FormatParseError, FormatWriteError } from '../formats/format';
 import { GitCommandError } from '../vcs/git-runner';
 import type { GitRepository } from '../vcs/git.repository';
 import { UnsafePathError } from '../vcs/safe-path';
 import { ComponentImportService } from './component-import.service';
 import { ComponentScanError, ComponentScanner } from './component-scanner';
-import { applyUnitsToFile, newTranslationFile } from './translation-file-writer';
 import { NOT_CLONED_DETAIL, WriteBackError, WriteBackService, type OperationOutcome, type WritableComponent } from './write-back.service';
 
 // The repository operations of weblate-api.md §10.5 beyond commit and push, and the file work of adding and
@@ -26,6 +26,7 @@ export class RepositoryOperationsService {
     private readonly writeBack: WriteBackService,
     private readonly imports: ComponentImportService,
     private readonly scanner: ComponentScanner,
+    private readonly parser: FileParser,
   ) {}
 
   /** `pull`: pending units are committed first (Weblate's do_update), then upstream is merged and rescanned. */
@@ -105,9 +106,9 @@ export class RepositoryOperationsService {
           [translationId],
         );
         if (!translation || translation.filename === '') return { result: true };
-        if ((await readOptional(repository, translation.filename)) !== null) return { result: true };
-        const base = component.newBase ? await readOptional(repository, component.newBase) : null;
-        const content = newTranslationFile(this.writeBack.formatOf(component), base);
+        if ((await fileExists(repository, translation.filename))) return { result: true };
+        const base = component.newBase ? await this.writeBack.readWithinLimit(repository, component.newBase) : null;
+        const content = await this.parser.newTranslationFile(this.writeBack.formatOf(component), base);
         await repository.writeFile(translation.filename, content);
         const info = { id: translationId, languageCode: translation.code, languageName: translation.name, filename: translation.filename };
         await this.writeBack.commitFiles(component, repository, [translation.filename], component.addMessage, info, actorId);
@@ -137,7 +138,7 @@ export class RepositoryOperationsService {
   removeLanguageFile(componentId: number, language: { code: string; name: string; filename: string }, actorId: number | null): Promise<OperationOutcome> {
     return this.guard(componentId, 'remove language', () =>
       this.writeBack.withWorkingCopy(componentId, async (component, repository) => {
-        if (language.filename === '' || (await readOptional(repository, language.filename)) === null) return { result: true };
+        if (language.filename === '' || !(await fileExists(repository, language.filename))) return { result: true };
         await repository.removeFile(language.filename);
         const info = { id: null, languageCode: language.code, languageName: language.name, filename: language.filename };
         await this.writeBack.commitFiles(component, repository, [language.filename], component.deleteMessage, info, actorId);
@@ -162,9 +163,9 @@ export class RepositoryOperationsService {
           [component.id],
         );
         for (const translation of translations) {
-          const current = await readOptional(repository, translation.filename);
-          if (current === null || !format.parse(current).some((leaf) => removed.has(leaf.context))) continue;
-          await repository.writeFile(translation.filename, applyUnitsToFile(format, current, [], removed));
+          const current = await this.writeBack.readWithinLimit(repository, translation.filename);
+          if (current === null || !(await this.parser.parse(format, current)).units.some((leaf) => removed.has(leaf.context))) continue;
+          await repository.writeFile(translation.filename, await this.parser.applyUnits(format, current, [], removed));
           const info = { id: translation.id, languageCode: translation.code, languageName: translation.name, filename: translation.filename };
           await this.writeBack.commitFiles(component, repository, [translation.filename], component.commitMessage, info, actorId);
         }
@@ -195,9 +196,13 @@ export class RepositoryOperationsService {
   }
 }
 
-async function readOptional(repository: GitRepository, filename: string): Promise<Buffer | null> {
-  return repository.readFile(filename).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
-    throw error;
-  });
+/** Whether the working copy has the file (without reading it: it may be large). */
+async function fileExists(repository: GitRepository, filename: string): Promise<boolean> {
+  return repository.fileSize(filename).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return false;
+      throw error;
+    },
+  );
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { FormatsModule } from '../formats/formats.module';
 import { CommitPendingScheduler } from './commit-pending.scheduler';
 import { ComponentImportService } from './component-import.service';
 import { ComponentScanner } from './component-scanner';
@@ -11,9 +12,11 @@ import { WriteBackService } from './write-back.service';
 
 /**
  * Where git, files and the database meet (architecture.md "Code layout"). Needs the TypeORM DataSource,
- * the global ConfigModule and the global JobsModule (JobsModule.forRoot) in the application.
+ * the global ConfigModule and the global JobsModule (JobsModule.forRoot) in the application; parses files
+ * through FormatsModule's worker pool.
  */
 @Module({
+  imports: [FormatsModule],
   providers: [WorkingCopyService, ComponentScanner, ComponentImportService, ComponentTaskScheduler, DemoSeeder, WriteBackService, RepositoryOperationsService, CommitPendingScheduler, RemovalTaskScheduler],
   exports: [ComponentImportService, ComponentTaskScheduler, DemoSeeder, WorkingCopyService, WriteBackService, RepositoryOperationsService, CommitPendingScheduler, RemovalTaskScheduler],
 })

@@ -1,5 +1,5 @@
 import { JSON_NESTED_FORMAT } from '../formats/json-nested.format';
-import { sourceDrafts, templateStrings, translationDrafts } from './unit-drafts';
+import { mapInSlices, sourceDrafts, templateStrings, translationDrafts, unitsByContext } from './unit-drafts';
 
 // The worked example of languages-formats-hashing.md §2.2 (template sources/main.json).
 const TEMPLATE = Buffer.from(
@@ -54,5 +54,11 @@ describe('drafts', () => {
     ]);
     // Hashes and positions always come from the template.
     expect(drafts[4]).toMatchObject({ idHash: '2687294331881052410', position: 5, source: 'Second' });
+  });
+
+  it('maps in slices with the same result as in one piece', async () => {
+    const file = JSON_NESTED_FORMAT.parse(Buffer.from('{"list":[null,"Druhý"],"app":{"title":"Weblate"}}'));
+    const byContext = unitsByContext(file);
+    expect(await mapInSlices(strings, (slice) => translationDrafts(slice, byContext), 2)).toEqual(translationDrafts(strings, file));
   });
 });

@@ -1,6 +1,6 @@
 import { JSON_NESTED_FORMAT } from '../formats/json-nested.format';
 import { sourceDrafts, templateStrings, translationDrafts, type UnitDraft } from './unit-drafts';
-import { planUnitSync, type StoredUnit } from './unit-sync-plan';
+import { planUnitSync, planUnitSyncInSlices, type StoredUnit } from './unit-sync-plan';
 
 const parse = (json: string) => JSON_NESTED_FORMAT.parse(Buffer.from(json));
 
@@ -102,5 +102,12 @@ describe('planUnitSync', () => {
     expect(plan.updates).toHaveLength(1);
     expect(plan.updates[0]).toMatchObject({ source: 'Green apple', target: 'Green apple', state: 100 });
     expect(plan.changes).toEqual([{ action: 59, unitId: '1', target: 'Green apple', old: 'Apple' }]);
+  });
+
+  it('plans the same in slices (the event loop runs between them) as in one piece', async () => {
+    const before = translationDrafts(strings, parse('{"a":"Jablko","b":"Banán","c":"Třešeň"}'));
+    const after = translationDrafts(templateStrings(parse('{"b":"Banana split","c":"Cherry","d":"Date"}'), 'en'), parse('{"b":"Banán","d":"Datle"}'));
+    const rows = stored(before, { c: { state: 30 } });
+    expect(await planUnitSyncInSlices(rows, after, false, 1)).toEqual(planUnitSync(rows, after, false));
   });
 });

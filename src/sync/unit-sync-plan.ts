@@ -73,28 +73,63 @@ export interface UnitSyncPlan {
  * record nothing: Weblate 4.x (the spec's era) has no "String added in the repository" action (71 is 5.x).
  */
 export function planUnitSync(stored: readonly StoredUnit[], drafts: readonly UnitDraft[], isSource: boolean): UnitSyncPlan {
-  const byHash = new Map(stored.map((unit) => [unit.idHash, unit]));
-  const plan: UnitSyncPlan = { inserts: [], updates: [], deletes: [], changes: [] };
-  const seen = new Set<string>();
-  for (const draft of drafts) {
-    seen.add(draft.idHash);
-    const existing = byHash.get(draft.idHash);
-    if (!existing) {
-      plan.inserts.push(valuesOf(draft, draft.target, isSource ? STATE_READONLY : draft.fileState, ''));
-      continue;
-    }
-    const next = isSource ? sourceValues(draft) : translationValues(existing, draft);
-    if (!differs(existing, next)) continue;
-    plan.updates.push({ ...next, id: existing.id });
-    if (next.target !== existing.target) {
-      plan.changes.push({ action: ACTION_STRING_REPO_UPDATE, unitId: existing.id, target: next.target, old: existing.target });
-    }
-    if (!isSource && next.source !== existing.source && next.previousSource !== '') {
-      plan.changes.push({ action: ACTION_SOURCE_CHANGE, unitId: existing.id, target: next.source, old: next.previousSource });
+  const planner = new UnitSyncPlanner(stored, isSource);
+  planner.add(drafts);
+  return planner.finish();
+}
+
+/**
+ * planUnitSync over slices of the drafts with the event loop running in between (issue 10, item 9): a
+ * translation of 100,000 strings takes a few hundred milliseconds to plan in one piece.
+ */
+export async function planUnitSyncInSlices(stored: readonly StoredUnit[], drafts: readonly UnitDraft[], isSource: boolean, size = 2000): Promise<UnitSyncPlan> {
+  const planner = new UnitSyncPlanner(stored, isSource);
+  for (let start = 0; start < drafts.length; start += size) {
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    planner.add(drafts.slice(start, start + size));
+  }
+  return planner.finish();
+}
+
+class UnitSyncPlanner {
+  private readonly byHash: Map<string, StoredUnit>;
+  private readonly plan: UnitSyncPlan = { inserts: [], updates: [], deletes: [], changes: [] };
+  private readonly seen = new Set<string>();
+
+  constructor(
+    private readonly stored: readonly StoredUnit[],
+    private readonly isSource: boolean,
+  ) {
+    this.byHash = new Map(stored.map((unit) => [unit.idHash, unit]));
+  }
+
+  /** The next drafts, in file order. */
+  add(drafts: readonly UnitDraft[]): void {
+    const { byHash, plan, seen, isSource } = this;
+    for (const draft of drafts) {
+      seen.add(draft.idHash);
+      const existing = byHash.get(draft.idHash);
+      if (!existing) {
+        plan.inserts.push(valuesOf(draft, draft.target, isSource ? STATE_READONLY : draft.fileState, ''));
+        continue;
+      }
+      const next = isSource ? sourceValues(draft) : translationValues(existing, draft);
+      if (!differs(existing, next)) continue;
+      plan.updates.push({ ...next, id: existing.id });
+      if (next.target !== existing.target) {
+        plan.changes.push({ action: ACTION_STRING_REPO_UPDATE, unitId: existing.id, target: next.target, old: existing.target });
+      }
+      if (!isSource && next.source !== existing.source && next.previousSource !== '') {
+        plan.changes.push({ action: ACTION_SOURCE_CHANGE, unitId: existing.id, target: next.source, old: next.previousSource });
+      }
     }
   }
-  for (const unit of stored) if (!seen.has(unit.idHash)) plan.deletes.push(unit.id);
-  return plan;
+
+  /** The plan, with the stored units no draft matched as deletes. */
+  finish(): UnitSyncPlan {
+    for (const unit of this.stored) if (!this.seen.has(unit.idHash)) this.plan.deletes.push(unit.id);
+    return this.plan;
+  }
 }
 
 function sourceValues(draft: UnitDraft): UnitValues {

@@ -1,6 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { FileParser } from '../formats/file-parser';
+import type { UnitToWrite } from '../formats/file-writer';
 import { FormatParseError, FormatWriteError, type PathPart, type TranslationFileFormat, type UnitValueType } from '../formats/format';
 import { getFileFormat } from '../formats/format.registry';
 import { recordChanges, type ChangeRecord } from '../modules/changes/change-recorder';
@@ -13,7 +15,6 @@ import { authorIdentity, loadTranslationStats, translationContext, type Componen
 import { withComponentLock } from './component-lock';
 import type { ScannableComponent } from './component-scanner';
 import { renderMessageTemplate } from './message-template';
-import { applyUnitsToFile, type UnitToWrite } from './translation-file-writer';
 import { WorkingCopyService } from './working-copy.service';
 
 // Write-back (languages-formats-hashing.md §2.2, §5.2 `pending`; weblate-api.md §10.5): units edited through
@@ -63,6 +64,7 @@ export class WriteBackService {
     private readonly dataSource: DataSource,
     private readonly workingCopies: WorkingCopyService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly parser: FileParser,
   ) {}
 
   /** Commits the pending units of a component (or of one translation), then pushes when push_on_commit says so. */
@@ -157,10 +159,13 @@ export class WriteBackService {
     actorId: number | null,
   ): Promise<boolean> {
     const { filename, translation_id: translationId, is_source: isSource, language_id: languageId } = units[0];
-    const current = await repository.readFile(filename).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return null;
+    let current: Buffer | null;
+    try {
+      current = await this.readWithinLimit(repository, filename);
+    } catch (error) {
+      if (error instanceof FormatParseError) throw new WriteBackError(`Could not read ${filename}: ${error.message}`, { cause: error });
       throw error;
-    });
+    }
     const toWrite: UnitToWrite[] = units.map((unit) => ({
       context: unit.context,
       path: unit.file_location?.path ?? null,
@@ -170,7 +175,8 @@ export class WriteBackService {
     }));
     let content: Buffer;
     try {
-      content = applyUnitsToFile(format, current, toWrite);
+      // In the parse worker, within the file limits (issue 10, item 9): write-back parses the file too.
+      content = await this.parser.applyUnits(format, current, toWrite);
     } catch (error) {
       if (error instanceof FormatParseError) throw new WriteBackError(`Could not parse ${filename}: ${error.message}`, { cause: error });
       if (error instanceof FormatWriteError) throw new WriteBackError(`Could not write ${filename}: ${error.message}`, { cause: error });
@@ -237,6 +243,20 @@ export class WriteBackService {
       relations: { project: true, sourceLanguage: true },
     });
     return (component as WritableComponent | null) ?? null;
+  }
+
+  /**
+   * A file of the working copy, or null when it does not exist; a file over MAX_FILE_BYTES is refused
+   * (FormatLimitError) before it is read, so a huge file upstream cannot fill the memory at commit time.
+   */
+  async readWithinLimit(repository: GitRepository, filename: string): Promise<Buffer | null> {
+    try {
+      this.parser.assertSize(await repository.fileSize(filename));
+      return await repository.readFile(filename);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
   }
 
   formatOf(component: Component): TranslationFileFormat {

@@ -1,5 +1,5 @@
 import { constants as fsConstants } from 'node:fs';
-import { lstat, mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { COMMIT_INFO_FORMAT, CommitInfo, parseCommitInfo } from './commit-info';
 import { gitBlobHash } from './git-blob-hash';
@@ -165,6 +165,11 @@ export class GitRepository {
   /** Contents of a file in the working tree; refuses paths that leave it or point into `.git`. */
   async readFile(relativePath: string): Promise<Buffer> {
     return this.locked(async () => readFile(await resolveFileInside(this.path, relativePath)));
+  }
+
+  /** Size in bytes of a file of the working tree (same path rules as readFile), to refuse huge files unread. */
+  async fileSize(relativePath: string): Promise<number> {
+    return this.locked(async () => (await stat(await resolveFileInside(this.path, relativePath))).size);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { FormatParseError } from '../format';
+import { FormatLimitError, FormatParseError, type ParseLimits } from '../format';
 import type { JsonArray, JsonObject, JsonValue } from './json-value';
 
 // A strict JSON reader that keeps key order (see json-value.ts). It accepts what Python's `json.loads`
@@ -20,15 +20,41 @@ const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   t: '\t',
 };
 
-/** Parses one JSON document. Throws FormatParseError with a line and column on invalid input. */
-export function readJsonDocument(text: string): JsonValue {
+/**
+ * Parses one JSON document. Throws FormatParseError with a line and column on invalid input, and
+ * FormatLimitError as soon as the document goes past `limits` (leaves counted as they are read, so a file
+ * with millions of keys stops at the limit instead of being built in memory first).
+ */
+export function readJsonDocument(text: string, limits: ParseLimits = {}): JsonValue {
+  const maxLeaves = limits.maxUnits ?? Infinity;
+  const maxString = limits.maxStringLength ?? Infinity;
   let pos = 0;
+  let leaves = 0;
+
+  const where = (at: number): string => {
+    let line = 1;
+    let lineStart = 0;
+    for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) {
+      line += 1;
+      lineStart = i + 1;
+    }
+    return `line ${line}, column ${at - lineStart + 1}`;
+  };
 
   const fail = (message: string, at = pos): never => {
-    const before = text.slice(0, at);
-    const line = before.split('\n').length;
-    const column = at - before.lastIndexOf('\n');
-    throw new FormatParseError(`Invalid JSON: ${message} at line ${line}, column ${column}`);
+    throw new FormatParseError(`Invalid JSON: ${message} at ${where(at)}`);
+  };
+
+  /** A scalar inside a container is one unit (a top-level scalar is none, §2.1). */
+  const countLeaf = (depth: number, at: number): void => {
+    if (depth === 0) return;
+    leaves += 1;
+    if (leaves > maxLeaves) throw new FormatLimitError('units', `more than ${maxLeaves} strings in one file (the limit was reached at ${where(at)})`);
+  };
+
+  const checkLength = (value: string, at: number): string => {
+    if (value.length > maxString) throw new FormatLimitError('string-length', `a string longer than ${maxString} characters at ${where(at)}`);
+    return value;
   };
 
   const describe = (at: number): string => (at >= text.length ? 'end of file' : JSON.stringify(text[at]));
@@ -59,7 +85,7 @@ export function readJsonDocument(text: string): JsonValue {
       if (code === 0x22) {
         result += text.slice(chunkStart, pos);
         pos++;
-        return result;
+        return checkLength(result, start);
       }
       if (code < 0x20) fail('control character in string (it must be escaped)');
       if (code !== 0x5c) {
@@ -136,6 +162,7 @@ export function readJsonDocument(text: string): JsonValue {
     const char = text[pos];
     if (char === '{') return readObject(depth);
     if (char === '[') return readArray(depth);
+    countLeaf(depth, pos);
     if (char === '"') return { type: 'string', value: readString() };
     if (readWord('true')) return { type: 'boolean', value: true };
     if (readWord('false')) return { type: 'boolean', value: false };
@@ -147,7 +174,7 @@ export function readJsonDocument(text: string): JsonValue {
     const match = NUMBER.exec(text);
     if (match) {
       pos += match[0].length;
-      return { type: 'number', text: match[0] };
+      return { type: 'number', text: checkLength(match[0], pos - match[0].length) };
     }
     return fail(`expected a value, found ${describe(pos)}`);
   };

@@ -6,9 +6,10 @@ import { DataSource } from 'typeorm';
 import { ApiValidationError, notFound } from '../../common/http/api-errors';
 import { formatTimestamp } from '../../common/serialization/timestamp';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { FileParser } from '../../formats/file-parser';
+import type { UnitToWrite } from '../../formats/file-writer';
 import { FormatParseError, type PathPart, type UnitValueType } from '../../formats/format';
 import { getFileFormat } from '../../formats/format.registry';
-import { applyUnitsToFile, type UnitToWrite } from '../../sync/translation-file-writer';
 import { resolveFileInside, UnsafePathError } from '../../vcs/safe-path';
 import { TranslationLookup, TranslationRef } from './translation-lookup.service';
 
@@ -34,6 +35,7 @@ export class TranslationFileService {
     private readonly dataSource: DataSource,
     private readonly lookup: TranslationLookup,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly parser: FileParser,
   ) {}
 
   async download(projectSlug: string, componentSlug: string, languageCode: string, query: Record<string, unknown>): Promise<TranslationFileDownload> {
@@ -99,7 +101,7 @@ export class TranslationFileService {
 
   /**
    * The file's bytes: the working copy's file, with the units edited through the API and not committed yet
-   * applied exactly as the next commit will write them (src/sync/translation-file-writer.ts).
+   * applied exactly as the next commit will write them (src/formats/file-writer.ts, in the parse worker).
    */
   private async fileContent(translation: TranslationRef): Promise<{ content: Buffer; fileTime: Date | null }> {
     const stored = await this.readWorkingCopyFile(translation);
@@ -109,7 +111,7 @@ export class TranslationFileService {
     const fileFormat = getFileFormat(translation.component.fileFormat);
     if (!fileFormat) throw notFound('File not found');
     try {
-      return { content: applyUnitsToFile(fileFormat, stored?.content ?? null, pending), fileTime: null };
+      return { content: await this.parser.applyUnits(fileFormat, stored?.content ?? null, pending), fileTime: null };
     } catch (error) {
       // A file in the working copy that no longer parses is served as it is.
       if (error instanceof FormatParseError && stored) return stored;

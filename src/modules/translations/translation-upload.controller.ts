@@ -1,8 +1,9 @@
 import { Body, Controller, HttpCode, Param, Post, Put, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Ctx, RequestContext } from '../../common/http/request-context';
-import { TranslationUploadService, UPLOAD_MAX_BYTES, type UploadedFile as UploadedFileData, type UploadResult } from './translation-upload.service';
+import { TranslationUploadService, type UploadedFile as UploadedFileData, type UploadResult } from './translation-upload.service';
+import { UploadLimitsInterceptor } from './upload-limits';
 
 /** Multipart body of an upload (weblate-api.md §10.8; wlc-client.md §6.4). */
 export class TranslationUploadRequest {
@@ -23,6 +24,13 @@ export class TranslationUploadResponse implements UploadResult {
   @ApiProperty({ description: 'Same as total (legacy)' }) count: number;
 }
 
+/** Issue 10, item 2: a file past MAX_FILE_BYTES, or one needing more memory to parse than a parse worker has. */
+const TOO_BIG = ApiResponse({
+  status: 413,
+  description: 'The file is larger than MAX_FILE_BYTES, or parsing it needs more memory than PARSE_WORKER_MEMORY_MB',
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiErrorDetail' }, example: { detail: 'Uploaded translation file is too big.' } } },
+});
+
 /** Uploads to the translation file route, beside its GET (TranslationFileController); Allow covers both. */
 @ApiTags('translations')
 @Controller('api/translations/:project/:component/:language/file')
@@ -35,7 +43,9 @@ export class TranslationUploadController {
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: TranslationUploadRequest })
   @ApiOkResponse({ type: TranslationUploadResponse })
-  @UseInterceptors(FileInterceptor('file', { limits: { fileSize: UPLOAD_MAX_BYTES + 1, files: 1 } }))
+  @TOO_BIG
+  // Limits from the configuration (MulterModule in TranslationsModule, src/modules/translations/upload-limits.ts).
+  @UseInterceptors(UploadLimitsInterceptor, FileInterceptor('file'))
   upload(
     @Ctx() ctx: RequestContext,
     @Param('project') project: string,
@@ -53,7 +63,9 @@ export class TranslationUploadController {
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: TranslationUploadRequest })
   @ApiOkResponse({ type: TranslationUploadResponse })
-  @UseInterceptors(FileInterceptor('file', { limits: { fileSize: UPLOAD_MAX_BYTES + 1, files: 1 } }))
+  @TOO_BIG
+  // Limits from the configuration (MulterModule in TranslationsModule, src/modules/translations/upload-limits.ts).
+  @UseInterceptors(UploadLimitsInterceptor, FileInterceptor('file'))
   replace(
     @Ctx() ctx: RequestContext,
     @Param('project') project: string,

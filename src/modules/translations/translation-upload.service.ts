@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { ApiValidationError, permissionDenied } from '../../common/http/api-errors';
+import { ApiError, ApiValidationError, permissionDenied } from '../../common/http/api-errors';
 import type { RequestContext } from '../../common/http/request-context';
-import { FormatParseError } from '../../formats/format';
+import { FileParser } from '../../formats/file-parser';
+import { FormatLimitError, FormatParseError, type ParsedUnit, type TranslationFileFormat } from '../../formats/format';
 import { getFileFormat } from '../../formats/format.registry';
 import { refreshTranslationStatistics } from '../../sync/translation-statistics';
 import { ACTION_NEW_CONTRIBUTOR } from '../changes/change-actions';
@@ -15,9 +16,7 @@ import { TranslationLookup, TranslationRef } from './translation-lookup.service'
 // Applied strings are stored pending (write-back commits them) and record 9 "Translation uploaded".
 
 export const ACTION_UPLOAD = 9;
-
-/** Weblate's TRANSLATION_UPLOAD_MAX_SIZE default: 50 MB. */
-export const UPLOAD_MAX_BYTES = 50 * 1024 * 1024;
+const STORE_BATCH = 2000;
 
 const METHODS = ['translate', 'approve', 'suggest', 'fuzzy', 'replace', 'source', 'add'] as const;
 type UploadMethod = (typeof METHODS)[number];
@@ -55,33 +54,39 @@ export class TranslationUploadService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly lookup: TranslationLookup,
+    private readonly parser: FileParser,
   ) {}
 
   async upload(ctx: RequestContext, projectSlug: string, componentSlug: string, languageCode: string, file: UploadedFile | undefined, fields: Record<string, unknown>): Promise<UploadResult> {
     const translation = await this.lookup.translation(projectSlug, componentSlug, languageCode);
-    // upload.perform (plain 403, §10.8); upload.overwrite for conflicts is checked below.
+    // upload.perform (plain 403, §10.8); the rights of each method and conflict mode are checked below.
     if (!ctx.can('upload.perform')) throw permissionDenied();
     assertComponentUnlocked(translation.component);
-    const options = parseFields(fields);
-    // Weblate's upload checks: overwriting needs upload.overwrite, approving needs unit.review.
-    if (options.conflicts !== '' && options.conflicts !== 'ignore' && !ctx.can('upload.overwrite')) throw permissionDenied();
-    if (options.method === 'approve' && !ctx.can('unit.review')) throw permissionDenied();
-    if (!file) throw new ApiValidationError({ file: ['No file was submitted.'] });
-    if (file.size > UPLOAD_MAX_BYTES) throw new ApiValidationError({ file: ['Uploaded translation file is too big.'] });
+    const options = parseFields(fields, file);
+    checkUploadRights(ctx, translation, options);
     if (!SUPPORTED_METHODS.has(options.method) || translation.isSource) {
       throw new ApiValidationError({ method: ['This method is not available here.'] });
     }
     const format = getFileFormat(translation.component.fileFormat);
     if (!format) throw new ApiValidationError({ method: ['This method is not available here.'] });
-    let leaves;
+    const leaves = await this.parse(format, file!);
+    const uploaded = leaves.map((leaf) => ({ context: leaf.context, target: leaf.source }));
+    return this.dataSource.transaction((manager) => this.apply(manager, ctx.caller!.id, translation, uploaded, options));
+  }
+
+  /** Parsed in a worker thread within the configured limits (issue 10, item 2); a refused file changes nothing. */
+  private async parse(format: TranslationFileFormat, file: UploadedFile): Promise<ParsedUnit[]> {
     try {
-      leaves = format.parse(file.buffer);
+      return (await this.parser.parse(format, file.buffer)).units;
     } catch (error) {
+      if (error instanceof FormatLimitError) {
+        // Bytes, memory and time are the request's size (413); too many or too long strings are its content (400).
+        if (error.kind === 'units' || error.kind === 'string-length') throw new ApiValidationError({ file: [`Uploaded translation file is refused: ${error.message}.`] });
+        throw new ApiError(413, `Uploaded translation file is too big: ${error.message}.`);
+      }
       if (error instanceof FormatParseError) throw new ApiValidationError({ file: [`Failed to parse uploaded file: ${error.message}`] });
       throw error;
     }
-    const uploaded = leaves.map((leaf) => ({ context: leaf.context, target: leaf.source }));
-    return this.dataSource.transaction((manager) => this.apply(manager, ctx.caller!.id, translation, uploaded, options));
   }
 
   private async apply(
@@ -126,11 +131,6 @@ export class TranslationUploadService {
   }
 
   private async store(manager: EntityManager, userId: number, translation: TranslationRef, updates: Array<{ unit: StoredUnit; target: string; state: number }>): Promise<void> {
-    await manager.query(
-      `UPDATE units u SET target = r.target, state = r.state, pending = true
-         FROM unnest($1::bigint[], $2::text[], $3::smallint[]) AS r(id, target, state) WHERE u.id = r.id`,
-      [updates.map((u) => u.unit.id), updates.map((u) => u.target), updates.map((u) => u.state)],
-    );
     const scope = {
       projectId: translation.component.projectId,
       componentId: translation.component.id,
@@ -143,18 +143,31 @@ export class TranslationUploadService {
       'SELECT EXISTS (SELECT 1 FROM changes WHERE translation_id = $1 AND user_id = $2) AS contributed',
       [translation.id, userId],
     );
-    const records: ChangeRecord[] = contributed ? [] : [{ ...scope, action: ACTION_NEW_CONTRIBUTOR, unitId: null, target: '' }];
-    for (const update of updates) {
-      records.push({
-        ...scope,
-        action: ACTION_UPLOAD,
-        unitId: update.unit.id,
-        target: update.target,
-        old: update.unit.target,
-        details: { state: update.state, old_state: update.unit.state, source: update.unit.source, context: update.unit.context },
-      });
+    if (!contributed) await recordChanges(manager, [{ ...scope, action: ACTION_NEW_CONTRIBUTOR, unitId: null, target: '' }]);
+    // In batches, history rows built per batch: a file may bring MAX_UNITS_PER_FILE strings, and each
+    // statement's parameters are built and encoded on the main thread; other requests run between the
+    // batches (issue 10, item 2). Change ids still follow the file's order.
+    for (let start = 0; start < updates.length; start += STORE_BATCH) {
+      const batch = updates.slice(start, start + STORE_BATCH);
+      await manager.query(
+        `UPDATE units u SET target = r.target, state = r.state, pending = true
+           FROM unnest($1::bigint[], $2::text[], $3::smallint[]) AS r(id, target, state) WHERE u.id = r.id`,
+        [batch.map((u) => u.unit.id), batch.map((u) => u.target), batch.map((u) => u.state)],
+      );
+      await recordChanges(
+        manager,
+        batch.map(
+          (update): ChangeRecord => ({
+            ...scope,
+            action: ACTION_UPLOAD,
+            unitId: update.unit.id,
+            target: update.target,
+            old: update.unit.target,
+            details: { state: update.state, old_state: update.unit.state, source: update.unit.source, context: update.unit.context },
+          }),
+        ),
+      );
     }
-    await recordChanges(manager, records);
     await refreshTranslationStatistics(manager, [translation.id], { authorId: userId });
   }
 }
@@ -166,9 +179,48 @@ function mayOverwrite(state: number, conflicts: Conflicts): boolean {
   return conflicts === 'replace-translated' && state !== 30;
 }
 
+/**
+ * UploadRequestSerializer.check_perms of Weblate 4.x (weblate/api/serializers.py) with
+ * check_upload_method_permissions (weblate/trans/util.py), answered as it answers them: 400 on the field.
+ * Issue 10, item 1: `replace` (which empties every string the file lacks, approved ones too) needs
+ * component.edit, and overwriting approved strings needs unit.review.
+ */
+function checkUploadRights(ctx: RequestContext, translation: TranslationRef, options: { method: UploadMethod; conflicts: Conflicts }): void {
+  if (options.conflicts !== '' && options.conflicts !== 'ignore' && !ctx.can('upload.overwrite')) {
+    throw new ApiValidationError({ conflicts: ['You can not overwrite existing translations.'] });
+  }
+  if (options.conflicts === 'replace-approved' && !ctx.can('unit.review')) {
+    throw new ApiValidationError({ conflicts: ['You can not overwrite existing approved translations.'] });
+  }
+  if (options.method === 'source' && !translation.isSource) {
+    throw new ApiValidationError({ method: ['Source upload is supported only on source language.'] });
+  }
+  if (!mayUseMethod(ctx, translation, options.method)) throw new ApiValidationError({ method: ['This method is not available here.'] });
+}
+
+function mayUseMethod(ctx: RequestContext, translation: TranslationRef, method: UploadMethod): boolean {
+  switch (method) {
+    case 'translate':
+    case 'fuzzy':
+      return ctx.can('unit.edit');
+    case 'approve':
+      return ctx.can('unit.review');
+    case 'suggest':
+      return ctx.can('suggestion.add');
+    case 'add':
+      return ctx.can('unit.add');
+    case 'replace':
+      return translation.filename !== '' && ctx.can('component.edit');
+    case 'source':
+      // Weblate: only formats with a bilingual update (PO in 4.x); Glossa's formats have none.
+      return false;
+  }
+}
+
 /** UploadRequestSerializer: choices validated like DRF; wlc's legacy `overwrite=yes` means replace-translated. */
-function parseFields(fields: Record<string, unknown>): { method: UploadMethod; conflicts: Conflicts } {
+function parseFields(fields: Record<string, unknown>, file: UploadedFile | undefined): { method: UploadMethod; conflicts: Conflicts } {
   const errors: Record<string, string[]> = {};
+  if (!file) errors.file = ['No file was submitted.'];
   const choice = <T extends string>(name: string, choices: readonly T[], fallback: T): T => {
     const raw = fields[name];
     if (raw === undefined) return fallback;

@@ -1,5 +1,8 @@
 import { ComponentFileController } from './component-file.controller';
 import { Module } from '@nestjs/common';
+import { MulterModule } from '@nestjs/platform-express';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { FormatsModule } from '../../formats/formats.module';
 import { SyncModule } from '../../sync/sync.module';
 import { TranslationFileController } from './translation-file.controller';
 import { TranslationFileService } from './translation-file.service';
@@ -8,12 +11,13 @@ import { TranslationsController } from './translations.controller';
 import { TranslationsService } from './translations.service';
 import { TranslationUploadController } from './translation-upload.controller';
 import { TranslationUploadService } from './translation-upload.service';
+import { uploadMulterOptions, UploadLimitsInterceptor } from './upload-limits';
 
 /** Translations and their file; exports the path lookup the units and changes modules address them with. */
 @Module({
-  imports: [SyncModule],
+  imports: [SyncModule, FormatsModule, MulterModule.registerAsync({ inject: [APP_CONFIG], useFactory: (config: AppConfig) => uploadMulterOptions(config) })],
   controllers: [TranslationsController, TranslationFileController, TranslationUploadController, ComponentFileController],
-  providers: [TranslationLookup, TranslationsService, TranslationFileService, TranslationUploadService],
+  providers: [TranslationLookup, TranslationsService, TranslationFileService, TranslationUploadService, UploadLimitsInterceptor],
   exports: [TranslationLookup],
 })
 export class TranslationsModule {}

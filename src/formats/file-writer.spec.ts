@@ -1,5 +1,5 @@
-import { JSON_NESTED_FORMAT } from '../formats/json-nested.format';
-import { applyUnitsToFile, newTranslationFile } from './translation-file-writer';
+import { applyUnitsToFile, newTranslationFile } from './file-writer';
+import { JSON_NESTED_FORMAT } from './json-nested.format';
 
 // languages-formats-hashing.md §2.2 worked example and write-back rules.
 

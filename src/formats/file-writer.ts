@@ -1,5 +1,6 @@
-import { FormatParseError, hasUtf8Bom, type PathPart, type SerializeEntry, type TranslationFileFormat, type UnitValueType } from '../formats/format';
+import { hasUtf8Bom, type ParseLimits, type PathPart, type SerializeEntry, type TranslationFileFormat, type UnitValueType } from './format';
 
+// Pure (bytes and units in, bytes out): the parse worker runs it for write-back and downloads (FileParser).
 // How Weblate writes a monolingual translation file back (languages-formats-hashing.md §2.2): the file's own
 // entries keep their place and get the new value; a translated string the file lacks is appended (a copy of
 // the template leaf: its structured path and JSON type); the document is rebuilt from that list, so keys keep their order,
@@ -24,10 +25,11 @@ export function applyUnitsToFile(
   current: Buffer | null,
   units: readonly UnitToWrite[],
   removed: ReadonlySet<string> = new Set(),
+  limits: ParseLimits = {},
 ): Buffer {
   const base = current ?? Buffer.from(format.newTranslationContent, 'utf8');
   const entries: Array<SerializeEntry & { context: string }> = format
-    .parse(base)
+    .parse(base, { limits })
     .map((leaf) => ({ context: leaf.context, path: leaf.path, valueType: leaf.valueType, target: leaf.source }));
   const byContext = new Map(entries.map((entry) => [entry.context, entry]));
   for (const unit of units) {
@@ -58,10 +60,8 @@ export function applyUnitsToFile(
  * kept, every value emptied, as translate-toolkit's untranslate does), else the format's empty file (`{}\n`
  * for JSON, §2.1).
  */
-export function newTranslationFile(format: TranslationFileFormat, newBase: Buffer | null): Buffer {
+export function newTranslationFile(format: TranslationFileFormat, newBase: Buffer | null, limits: ParseLimits = {}): Buffer {
   if (newBase === null) return Buffer.from(format.newTranslationContent, 'utf8');
-  const leaves = format.parse(newBase);
+  const leaves = format.parse(newBase, { limits });
   return format.serialize(leaves.map((leaf) => ({ path: leaf.path, valueType: 'string', target: '' })));
 }
-
-export { FormatParseError };
