@@ -19,6 +19,7 @@ COPY package.json package-lock.json ./
 # --ignore-scripts: compiling needs no install scripts, and it skips swagger-ui's analytics postinstall.
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/build-if-changed.mjs ./scripts/
 COPY src ./src
 RUN npm run build
 
@@ -63,4 +64,7 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8000) + '/healthz').then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))"]
 
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "dist/main.js"]
+# --no-concurrent-recompilation: V8 then optimizes on each isolate's own thread. Node 20 aborts the whole
+# process (NodePlatform::ForIsolate) when a background compile job outlives a parse-worker isolate that was
+# just disposed, e.g. a worker ended by its memory limit while reading a hostile upload (README "Limits").
+CMD ["node", "--no-concurrent-recompilation", "dist/main.js"]

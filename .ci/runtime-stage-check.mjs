@@ -77,7 +77,7 @@ try {
 
   step('start: node dist/main.js (NODE_ENV=production)');
   let output = '';
-  child = spawn('node', ['dist/main.js'], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn('node', ['--no-concurrent-recompilation', 'dist/main.js'], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
   const exited = new Promise((done) => child.on('exit', (code) => done(code)));

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { ApiAuthGuard } from './common/auth/api-auth.guard';
+import { OpenStreamsModule } from './common/http/open-streams';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -16,6 +17,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot(database.url, database.poolSize, config),
         DiscoveryModule,
+        OpenStreamsModule,
         // One job queue per process; pg-boss spreads jobs over every process sharing the database.
         JobsModule.forRoot({ pollingIntervalSeconds: config.jobPollingSeconds, shutdownTimeoutMs: config.shutdownTimeoutSeconds * 1000 }),
         ...RESOURCE_MODULES,

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { ConfigError, loadConfig } from './config/app-config';
 import { createGlossaApp } from './bootstrap/create-app';
+import { startAdminChannel } from './cli/admin-channel';
 
 async function main(): Promise<void> {
   let config;
@@ -19,14 +20,16 @@ async function main(): Promise<void> {
   const logger = new Logger('Glossa');
   const database = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
   logger.log(`Listening on http://${config.host}:${config.port}/api/ — database: ${database}`);
+  // The embedded database has one owner; the admin CLI reaches it through this process (src/cli/admin-channel.ts).
+  const adminChannel = config.databaseUrl ? null : await startAdminChannel(glossa.app, config, (message) => logger.warn(message));
 
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
     stopping = true;
     logger.log(`${signal} received, shutting down`);
-    glossa
-      .close()
+    (adminChannel?.close() ?? Promise.resolve())
+      .then(() => glossa.close())
       .then(() => process.exit(0))
       .catch((error: unknown) => {
         logger.error(error);

@@ -187,6 +187,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/components/{project}/{component}/alerts/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the alerts of a component (Glossa extension)
+         * @description Not in Weblate’s API. Alerts as Weblate’s Alert model holds them; `ParseError` lists the translation files the last scan could not import, with line and message, and goes away once they import cleanly. Visible to anyone who can see the component.
+         */
+        get: operations["listComponentAlerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/translations/{project}/{component}/{language}/statistics/": {
         parameters: {
             query?: never;
@@ -526,6 +546,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/changes/stream/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream changes (Server-Sent Events)
+         * @description Glossa: Server-Sent Events. Each change is one event `change` whose `id` is its position token and whose `data` is the change object of the lists; comment lines (`: ping`) are heartbeats. The first block carries only the starting position as an `id`. Resume with the `Last-Event-ID` header (or `last_event_id`/`cursor`/`id__gt`); without one the stream starts with the changes made from now on. Changes are sent in feed order (by writing transaction, once every earlier transaction has finished), each once.
+         */
+        get: operations["streamChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project}/changes/stream/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the changes of a project (Server-Sent Events)
+         * @description Glossa: Server-Sent Events. Each change is one event `change` whose `id` is its position token and whose `data` is the change object of the lists; comment lines (`: ping`) are heartbeats. The first block carries only the starting position as an `id`. Resume with the `Last-Event-ID` header (or `last_event_id`/`cursor`/`id__gt`); without one the stream starts with the changes made from now on. Changes are sent in feed order (by writing transaction, once every earlier transaction has finished), each once.
+         */
+        get: operations["streamProjectChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/components/{project}/{component}/changes/stream/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the changes of a component (Server-Sent Events)
+         * @description Glossa: Server-Sent Events. Each change is one event `change` whose `id` is its position token and whose `data` is the change object of the lists; comment lines (`: ping`) are heartbeats. The first block carries only the starting position as an `id`. Resume with the `Last-Event-ID` header (or `last_event_id`/`cursor`/`id__gt`); without one the stream starts with the changes made from now on. Changes are sent in feed order (by writing transaction, once every earlier transaction has finished), each once.
+         */
+        get: operations["streamComponentChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/translations/{project}/{component}/{language}/changes/stream/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the changes of a translation (Server-Sent Events)
+         * @description Glossa: Server-Sent Events. Each change is one event `change` whose `id` is its position token and whose `data` is the change object of the lists; comment lines (`: ping`) are heartbeats. The first block carries only the starting position as an `id`. Resume with the `Last-Event-ID` header (or `last_event_id`/`cursor`/`id__gt`); without one the stream starts with the changes made from now on. Changes are sent in feed order (by writing transaction, once every earlier transaction has finished), each once.
+         */
+        get: operations["streamTranslationChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/changes/": {
         parameters: {
             query?: never;
@@ -664,6 +764,120 @@ export interface paths {
         head?: never;
         /** Translate a unit (partial update: target, state, …) */
         patch: operations["updateUnit"];
+        trace?: never;
+    };
+    "/api/projects/{project}/bulk/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bulk edit the strings of a project
+         * @description Glossa extension: Weblate's bulk edit (Tools → Bulk edit, which has no REST endpoint in Weblate). The units matching `q` in needs editing, translated or approved get `state` (where the caller may edit them; approved ones, or approving, need review rights) and each change records 32 "Bulk status change"; their source strings get `add_flags`/`remove_flags` (where the caller holds source.edit). Needs translation.auto on the object.
+         */
+        post: operations["bulkEditProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/components/{project}/{component}/bulk/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bulk edit the strings of a component
+         * @description Glossa extension: Weblate's bulk edit (Tools → Bulk edit, which has no REST endpoint in Weblate). The units matching `q` in needs editing, translated or approved get `state` (where the caller may edit them; approved ones, or approving, need review rights) and each change records 32 "Bulk status change"; their source strings get `add_flags`/`remove_flags` (where the caller holds source.edit). Needs translation.auto on the object.
+         */
+        post: operations["bulkEditComponent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/translations/{project}/{component}/{language}/bulk/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bulk edit the strings of a translation
+         * @description Glossa extension: Weblate's bulk edit (Tools → Bulk edit, which has no REST endpoint in Weblate). The units matching `q` in needs editing, translated or approved get `state` (where the caller may edit them; approved ones, or approving, need review rights) and each change records 32 "Bulk status change"; their source strings get `add_flags`/`remove_flags` (where the caller holds source.edit). Needs translation.auto on the object.
+         */
+        post: operations["bulkEditTranslation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/translations/{project}/{component}/{language}/units/bulk/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Translate many strings of a translation
+         * @description Glossa extension: each item is applied as PATCH /api/units/<id>/ would apply it (same rules, automatic fixes, history, statistics and checks) and answered in `results` in input order; `if_match` is checked per item (412). With `atomic`, any failed item means nothing is applied and the answer is 400. At most BULK_MAX_ITEMS items.
+         */
+        post: operations["bulkTranslate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/units/{id}/checks/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Failing and dismissed quality checks of a unit (Glossa extension) */
+        get: operations["listUnitChecks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/units/{id}/checks/{name}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Dismiss or restore a failing check (needs unit.check; enforced checks cannot be dismissed) */
+        patch: operations["dismissUnitCheck"];
         trace?: never;
     };
     "/api/groups/": {
@@ -933,6 +1147,418 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/suggestions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the suggestions the caller may see, newest first */
+        get: operations["listSuggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/suggestions/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a suggestion */
+        get: operations["getSuggestion"];
+        put?: never;
+        post?: never;
+        /** Reject (delete) a suggestion; authors may delete their own */
+        delete: operations["deleteSuggestion"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/suggestions/{id}/accept/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept a suggestion: translate its unit with it */
+        post: operations["acceptSuggestion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/suggestions/{id}/vote/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Vote for (+1) or against (−1) a suggestion */
+        post: operations["voteSuggestion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/units/{id}/suggestions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the suggestions of a unit, newest first */
+        get: operations["listUnitSuggestions"];
+        put?: never;
+        /** Suggest a translation for a unit */
+        post: operations["createUnitSuggestion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/units/{id}/comments/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the comments stored on a unit (resolved included), by id */
+        get: operations["listUnitComments"];
+        put?: never;
+        /** Comment on a unit (translation, global or report scope) */
+        post: operations["createUnitComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/units/{id}/comments/{comment}/resolve/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resolve a comment stored on this unit (Glossa extension) */
+        post: operations["resolveUnitComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/units/{id}/comments/{comment}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a comment stored on this unit (Glossa extension) */
+        delete: operations["deleteUnitComment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hooks/github/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Push notification of GitHub (`X-GitHub-Event: push`)
+         * @description The provider's push payload as JSON, or a form whose `payload` field holds it. Components whose repository URL and branch match get a pull queued (one per component however many notifications arrive). No token is read. 405 when ENABLE_HOOKS is off; 400 for a payload that cannot be read.
+         */
+        post: operations["receiveGithubHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hooks/gitlab/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Push notification of GitLab (any body with `ref`)
+         * @description The provider's push payload as JSON, or a form whose `payload` field holds it. Components whose repository URL and branch match get a pull queued (one per component however many notifications arrive). No token is read. 405 when ENABLE_HOOKS is off; 400 for a payload that cannot be read.
+         */
+        post: operations["receiveGitlabHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hooks/bitbucket/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Push notification of Bitbucket Cloud and Server (`X-Event-Key`: `repo:push`, `repo:refs_changed`, `pullrequest:fulfilled`, `pr:merged`)
+         * @description The provider's push payload as JSON, or a form whose `payload` field holds it. Components whose repository URL and branch match get a pull queued (one per component however many notifications arrive). No token is read. 405 when ENABLE_HOOKS is off; 400 for a payload that cannot be read.
+         */
+        post: operations["receiveBitbucketHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hooks/pagure/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Push notification of Pagure (`topic`: `git.receive`)
+         * @description The provider's push payload as JSON, or a form whose `payload` field holds it. Components whose repository URL and branch match get a pull queued (one per component however many notifications arrive). No token is read. 405 when ENABLE_HOOKS is off; 400 for a payload that cannot be read.
+         */
+        post: operations["receivePagureHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hooks/azure/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Push notification of Azure Repos (`eventType`: `git.push`)
+         * @description The provider's push payload as JSON, or a form whose `payload` field holds it. Components whose repository URL and branch match get a pull queued (one per component however many notifications arrive). No token is read. 405 when ENABLE_HOOKS is off; 400 for a payload that cannot be read.
+         */
+        post: operations["receiveAzureHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hooks/gitea/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Push notification of Gitea and Forgejo
+         * @description The provider's push payload as JSON, or a form whose `payload` field holds it. Components whose repository URL and branch match get a pull queued (one per component however many notifications arrive). No token is read. 405 when ENABLE_HOOKS is off; 400 for a payload that cannot be read.
+         */
+        post: operations["receiveGiteaHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hooks/gitee/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Push notification of Gitee
+         * @description The provider's push payload as JSON, or a form whose `payload` field holds it. Components whose repository URL and branch match get a pull queued (one per component however many notifications arrive). No token is read. 405 when ENABLE_HOOKS is off; 400 for a payload that cannot be read.
+         */
+        post: operations["receiveGiteeHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hooks/update/{project}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Legacy update hook of a project (Weblate ≤ 5.13); queues a pull of its components */
+        get: operations["getProjectUpdateHook"];
+        put?: never;
+        /** Legacy update hook of a project (POST form) */
+        post: operations["postProjectUpdateHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hooks/update/{project}/{component}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Legacy update hook of a component (Weblate ≤ 5.13); queues its pull */
+        get: operations["getComponentUpdateHook"];
+        put?: never;
+        /** Legacy update hook of a component (POST form) */
+        post: operations["postComponentUpdateHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/addons/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List add-ons
+         * @description Add-ons the caller can manage (component.edit or project.edit), as the newest Weblate lists them.
+         */
+        get: operations["listAddons"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/addons/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an add-on
+         * @description 404 unless the caller can manage it.
+         */
+        get: operations["getAddon"];
+        /** Replace an add-on’s configuration */
+        put: operations["replaceAddon"];
+        post?: never;
+        /** Uninstall an add-on */
+        delete: operations["deleteAddon"];
+        options?: never;
+        head?: never;
+        /** Update an add-on’s configuration (partial) */
+        patch: operations["updateAddon"];
+        trace?: never;
+    };
+    "/api/addons/{id}/deliveries/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delivery log of a webhook add-on (Glossa extension)
+         * @description Not in Weblate 4.x/5.x (Weblate 2026.x keeps an add-on activity log). One entry per change sent, newest first: state, attempts and what the last attempt got. Readable by whoever may manage the add-on.
+         */
+        get: operations["listAddonDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/components/{project}/{component}/addons/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Install an add-on on a component */
+        post: operations["createComponentAddon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project}/addons/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Install a project-wide add-on */
+        post: operations["createProjectAddon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1169,6 +1795,7 @@ export interface components {
             auto_lock_error: boolean;
             language_regex: string;
             variant_regex: string;
+            /** @description Installed add-ons (/api/addons/<id>/) */
             addons: string[];
             is_glossary: boolean;
             glossary_color: string;
@@ -1200,8 +1827,11 @@ export interface components {
             edit_template: boolean;
             intermediate?: string;
             new_base?: string;
-            /** @description A registered file format id, e.g. `json-nested` */
-            file_format: string;
+            /**
+             * @description Weblate's file format id (docs/formats.md)
+             * @enum {string}
+             */
+            file_format: "json-nested" | "json" | "i18next" | "i18nextv4" | "arb" | "webextension" | "go-i18n-json" | "go-i18n-json-v2" | "po" | "po-mono" | "aresource" | "xliff" | "plainxliff" | "poxliff" | "ts" | "resx" | "stringsdict" | "properties" | "properties-utf8" | "properties-utf16" | "strings" | "strings-utf8" | "csv" | "csv-simple" | "yaml" | "ruby-yaml" | "php" | "laravel" | "fluent";
             /** @description SPDX identifier */
             license?: string;
             agreement?: string;
@@ -1295,8 +1925,11 @@ export interface components {
             edit_template: boolean;
             intermediate?: string;
             new_base?: string;
-            /** @description A registered file format id, e.g. `json-nested` */
-            file_format?: string;
+            /**
+             * @description Weblate's file format id (docs/formats.md)
+             * @enum {string}
+             */
+            file_format?: "json-nested" | "json" | "i18next" | "i18nextv4" | "arb" | "webextension" | "go-i18n-json" | "go-i18n-json-v2" | "po" | "po-mono" | "aresource" | "xliff" | "plainxliff" | "poxliff" | "ts" | "resx" | "stringsdict" | "properties" | "properties-utf8" | "properties-utf16" | "strings" | "strings-utf8" | "csv" | "csv-simple" | "yaml" | "ruby-yaml" | "php" | "laravel" | "fluent";
             /** @description SPDX identifier */
             license?: string;
             agreement?: string;
@@ -1369,6 +2002,18 @@ export interface components {
         ComponentLockRequestDto: {
             /** @description true/false (1/0 accepted) */
             lock: boolean;
+        };
+        ComponentAlertResponse: {
+            /** @description Weblate alert name, e.g. `ParseError` */
+            name: string;
+            /** @description For ParseError: `{"occurrences": [{"filename", "line", "error"}]}`; `line` is null when the problem is not at a line */
+            details: {
+                [key: string]: unknown;
+            };
+            /** @description ISO 8601 UTC with microseconds: when the alert was raised */
+            timestamp: string;
+            /** @description ISO 8601 UTC with microseconds: when the problem was last seen */
+            updated: string;
         };
         TranslationStatisticsResponse: {
             total: number;
@@ -1572,7 +2217,7 @@ export interface components {
             email: string;
             full_name: string;
             username: string;
-            /** @description API URLs of the teams the user belongs to (teams are not implemented yet: always empty) */
+            /** @description API URLs of the teams the user belongs to, by team id */
             groups: string[];
             /** @description API URL of the notification subscriptions */
             notifications: string;
@@ -1836,6 +2481,86 @@ export interface components {
             extra_flags: string;
             labels: number[];
         };
+        BulkItemResultSchema: {
+            /** @description Position of the item in the request (0-based) */
+            index: number;
+            /** @description The unit the item named (successful items) */
+            id?: number;
+            /** @description What PATCH /api/units/<id>/ would have answered: 200, 400, 403, 404 or 412 */
+            status: number;
+            /** @description The DRF error body of a failed item */
+            errors?: Record<string, never>;
+        };
+        BulkTranslateResponse: {
+            /** @description Items applied (identical edits included; they record nothing) */
+            updated: number;
+            failed: number;
+            results: components["schemas"]["BulkItemResultSchema"][];
+        };
+        BulkEditBody: {
+            /** @description Search query selecting the strings (the search language of `q` on unit lists) */
+            q: string;
+            /**
+             * @description -1 leaves the state; 10 needs editing, 20 translated, 30 approved
+             * @default -1
+             * @enum {number}
+             */
+            state: -1 | 10 | 20 | 30;
+            /**
+             * @description Flags to add to the source strings (Weblate flag syntax)
+             * @default
+             */
+            add_flags: string;
+            /**
+             * @description Flags to remove from the source strings
+             * @default
+             */
+            remove_flags: string;
+            /** @description Project labels to add (Glossa has no labels yet: only [] is accepted) */
+            add_labels?: string[];
+            /** @description Project labels to remove (only [] is accepted) */
+            remove_labels?: string[];
+        };
+        BulkEditResponse: {
+            updated: number;
+        };
+        BulkTranslateItemBody: {
+            /** @description Unit id (give id or context) */
+            id?: number;
+            /** @description Key/context of the string in this translation (give id or context) */
+            context?: string;
+            /** @description Target, one string per plural form (a single string is one form) */
+            target: string[];
+            /** @enum {number} */
+            state: 0 | 10 | 20 | 30;
+            /** @description ETag of GET /api/units/<id>/; the item fails with 412 when the unit changed since */
+            if_match?: string;
+        };
+        BulkTranslateBody: {
+            /** @description At most BULK_MAX_ITEMS (10,000) items */
+            items: components["schemas"]["BulkTranslateItemBody"][];
+            /**
+             * @description true: any failed item means nothing is applied (400)
+             * @default false
+             */
+            atomic: boolean;
+        };
+        UnitCheckResponse: {
+            /**
+             * @description Weblate's check id, as in `check:<id>` searches and `ignore-<id>` flags (underscores become dashes there)
+             * @example end_stop
+             */
+            id: string;
+            /**
+             * @description Human-readable name of the check
+             * @example Mismatched full stop
+             */
+            name: string;
+            /** @description One-line description of what the check looks for */
+            description: string;
+            /** @description Dismissed checks no longer count as failing (has_failing_check, statistics) */
+            dismissed: boolean;
+        };
         GroupResponse: {
             id: number;
             name: string;
@@ -1863,6 +2588,11 @@ export interface components {
              * @enum {number}
              */
             language_selection: 0 | 1;
+            /**
+             * Format: uri
+             * @description API URL of the project the team belongs to (Weblate 5.x+); the team then selects that project
+             */
+            defining_project?: string | null;
         };
         UpdateGroupDto: {
             name?: string;
@@ -1876,6 +2606,11 @@ export interface components {
              * @enum {number}
              */
             language_selection?: 0 | 1;
+            /**
+             * Format: uri
+             * @description API URL of the project the team belongs to (Weblate 5.x+); the team then selects that project
+             */
+            defining_project?: string | null;
         };
         GroupRoleDto: {
             role_id: number;
@@ -1936,6 +2671,159 @@ export interface components {
             };
             /** @description Site title (SITE_TITLE) */
             name: string;
+        };
+        SuggestionResponse: {
+            id: number;
+            /** @description API URL of the unit */
+            unit: string;
+            /** @description One element per plural form */
+            target: string[];
+            /** @description API URL of the author; null when no user is stored */
+            user: string | null;
+            /** @description ISO 8601 UTC with microseconds */
+            timestamp: string;
+            /** @description Net sum of the votes (+1/−1 each) */
+            votes: number;
+        };
+        DeleteSuggestionBody: {
+            /** @description Why the suggestion was rejected (kept in the change record) */
+            rejection_reason?: string;
+            /** @default false */
+            is_spam: boolean;
+        };
+        AcceptSuggestionBody: {
+            /**
+             * @description Store the translation as approved (needs unit.review and a review workflow)
+             * @default false
+             */
+            approve: boolean;
+        };
+        SuggestionAcceptResponse: {
+            /** @enum {string} */
+            result: "accepted";
+        };
+        VoteSuggestionBody: {
+            /** @enum {number} */
+            value: 1 | -1;
+        };
+        SuggestionVoteResponse: {
+            /** @enum {string} */
+            result: "voted" | "accepted";
+            /** @description null when the vote accepted it */
+            suggestion?: components["schemas"]["SuggestionResponse"] | null;
+        };
+        NewSuggestionBody: {
+            /** @description Suggested text, one element per plural form */
+            target: string[];
+        };
+        CommentResponse: {
+            /** @description Markdown text */
+            comment: string;
+            /** @description ISO 8601 UTC with microseconds */
+            timestamp: string;
+            id: number;
+            /** @description API URL of the author; null when no user is stored */
+            user: string | null;
+        };
+        NewCommentBody: {
+            /**
+             * @description translation: this language only; global: every language (stored on the source unit); report: a source string issue
+             * @enum {string}
+             */
+            scope: "report" | "global" | "translation";
+            /** @description Markdown text */
+            comment: string;
+            /**
+             * Format: date-time
+             * @description Only project admins (project.edit)
+             */
+            timestamp?: string;
+            /**
+             * Format: email
+             * @description Attribute the comment to this user; only project admins (project.edit)
+             */
+            user_email?: string;
+        };
+        HookMatchStatus: {
+            /** @description Components whose repository matched the notification */
+            repository_matches: number;
+            /** @description Of those, components on the pushed branch */
+            branch_matches: number;
+            /** @description Of those, components of projects with enable_hooks */
+            enabled_hook_matches: number;
+        };
+        HookResponse: {
+            /** @enum {string} */
+            status: "success" | "failure";
+            /** @example Update triggered: acme/app */
+            message: string;
+            match_status?: components["schemas"]["HookMatchStatus"];
+            /** @description `<project>/<component>` of the components updated; components of projects anonymous callers cannot see are counted in match_status but not named */
+            updated_components?: string[];
+        };
+        AddonResponse: {
+            /** @description The component of a component add-on; null for a project add-on */
+            component: string | null;
+            /** @description The project of a project-wide add-on; null for a component add-on */
+            project: string | null;
+            /** @example weblate.webhook.webhook */
+            name: string;
+            id: number;
+            /** @description For `weblate.webhook.webhook`: `webhook_url`, `secret` (redacted: prefix, 4 characters, `***`) and `events` (action codes as strings) */
+            configuration: {
+                [key: string]: unknown;
+            };
+            url: string;
+        };
+        WebhookConfigurationDto: {
+            /** @description http(s) URL the changes are POSTed to; non-public hosts are refused unless WEBHOOK_RESTRICT_PRIVATE allows them */
+            webhook_url: string;
+            /** @description Standard Webhooks secret: base64 of 24–64 bytes, optionally prefixed with `whsec_`. Sending back the redacted form keeps the stored secret */
+            secret?: string;
+            /** @description Change action codes to send (numbers or numeric strings); empty sends nothing */
+            events?: string[];
+        };
+        AddonUpdateDto: {
+            /** @description Must equal the installed add-on’s name */
+            name?: string;
+            /** @description PUT replaces the configuration; PATCH lays the keys sent over the stored ones */
+            configuration?: components["schemas"]["WebhookConfigurationDto"];
+        };
+        WebhookDeliveryResponse: {
+            id: number;
+            /** @description The change sent (/api/changes/<id>/) */
+            change: string;
+            /** @description The `webhook-id` header: 32 hex digits, the same on every attempt */
+            webhook_id: string;
+            /**
+             * @description pending: waiting for its first attempt or a retry; skipped: the add-on was disabled by a 410 answer
+             * @enum {string}
+             */
+            state: "pending" | "delivered" | "failed" | "skipped";
+            /** @description Attempts made so far */
+            attempts: number;
+            /** @description HTTP status of the last attempt; null when it got no answer */
+            status_code: number | null;
+            /** @description Duration of the last attempt in milliseconds */
+            duration_ms: number | null;
+            /** @description Why the last attempt failed; empty when it did not */
+            error: string;
+            /** @description The first bytes of the last response body */
+            response: string;
+            /** @description ISO 8601 UTC with microseconds: when the change was queued for delivery */
+            created: string;
+            /** @description When the last attempt started */
+            last_attempt: string | null;
+            /** @description When the next attempt may start (pending deliveries only) */
+            next_attempt: string | null;
+        };
+        AddonCreateDto: {
+            /**
+             * @description Add-on id; Glossa has `weblate.webhook.webhook`
+             * @example weblate.webhook.webhook
+             */
+            name: string;
+            configuration?: components["schemas"]["WebhookConfigurationDto"];
         };
         /** @description DRF error body */
         ApiErrorDetail: {
@@ -2732,6 +3620,44 @@ export interface operations {
                         /** Format: uri */
                         previous: string | null;
                         results: components["schemas"]["ProjectResponse"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listComponentAlerts: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number or `last` */
+                page?: string;
+                /** @description Items per page (default 50, max 1000) */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                project: string;
+                component: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List envelope */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["ComponentAlertResponse"][];
                     };
                 };
             };
@@ -3781,6 +4707,267 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    streamChanges: {
+        parameters: {
+            query?: {
+                /** @description As the Last-Event-ID header, for clients that cannot set it */
+                last_event_id?: string;
+                /** @description A position token (an event id or a list cursor) to resume after */
+                cursor?: string;
+                /** @description Resume after this change (0: from the beginning) */
+                id__gt?: number;
+                /** @description Username of the acting user */
+                user?: unknown;
+                /** @description Action codes, repeatable (weblate-api.md §8.1) */
+                action?: number[];
+                /** @description ISO 8601, inclusive */
+                timestamp_after?: unknown;
+                /** @description ISO 8601, inclusive */
+                timestamp_before?: unknown;
+            };
+            header?: {
+                /** @description The `id` of the last event received: the stream resumes after it */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An endless event stream (`event: change`, `id: <position>`, `data: <change JSON>`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description Over the rate limit, or too many streams open (CHANGE_STREAM_MAX_OPEN per process, CHANGE_STREAM_MAX_PER_CALLER) */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    streamProjectChanges: {
+        parameters: {
+            query?: {
+                /** @description As the Last-Event-ID header, for clients that cannot set it */
+                last_event_id?: string;
+                /** @description A position token (an event id or a list cursor) to resume after */
+                cursor?: string;
+                /** @description Resume after this change (0: from the beginning) */
+                id__gt?: number;
+                /** @description Username of the acting user */
+                user?: unknown;
+                /** @description Action codes, repeatable (weblate-api.md §8.1) */
+                action?: number[];
+                /** @description ISO 8601, inclusive */
+                timestamp_after?: unknown;
+                /** @description ISO 8601, inclusive */
+                timestamp_before?: unknown;
+            };
+            header?: {
+                /** @description The `id` of the last event received: the stream resumes after it */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An endless event stream (`event: change`, `id: <position>`, `data: <change JSON>`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description Over the rate limit, or too many streams open (CHANGE_STREAM_MAX_OPEN per process, CHANGE_STREAM_MAX_PER_CALLER) */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    streamComponentChanges: {
+        parameters: {
+            query?: {
+                /** @description As the Last-Event-ID header, for clients that cannot set it */
+                last_event_id?: string;
+                /** @description A position token (an event id or a list cursor) to resume after */
+                cursor?: string;
+                /** @description Resume after this change (0: from the beginning) */
+                id__gt?: number;
+                /** @description Username of the acting user */
+                user?: unknown;
+                /** @description Action codes, repeatable (weblate-api.md §8.1) */
+                action?: number[];
+                /** @description ISO 8601, inclusive */
+                timestamp_after?: unknown;
+                /** @description ISO 8601, inclusive */
+                timestamp_before?: unknown;
+            };
+            header?: {
+                /** @description The `id` of the last event received: the stream resumes after it */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                project: string;
+                component: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An endless event stream (`event: change`, `id: <position>`, `data: <change JSON>`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description Over the rate limit, or too many streams open (CHANGE_STREAM_MAX_OPEN per process, CHANGE_STREAM_MAX_PER_CALLER) */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
+    streamTranslationChanges: {
+        parameters: {
+            query?: {
+                /** @description As the Last-Event-ID header, for clients that cannot set it */
+                last_event_id?: string;
+                /** @description A position token (an event id or a list cursor) to resume after */
+                cursor?: string;
+                /** @description Resume after this change (0: from the beginning) */
+                id__gt?: number;
+                /** @description Username of the acting user */
+                user?: unknown;
+                /** @description Action codes, repeatable (weblate-api.md §8.1) */
+                action?: number[];
+                /** @description ISO 8601, inclusive */
+                timestamp_after?: unknown;
+                /** @description ISO 8601, inclusive */
+                timestamp_before?: unknown;
+            };
+            header?: {
+                /** @description The `id` of the last event received: the stream resumes after it */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                project: string;
+                component: string;
+                language: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An endless event stream (`event: change`, `id: <position>`, `data: <change JSON>`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description Over the rate limit, or too many streams open (CHANGE_STREAM_MAX_OPEN per process, CHANGE_STREAM_MAX_PER_CALLER) */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate window starts over */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Request was throttled. Expected available in 60 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDetail"];
+                };
+            };
+        };
+    };
     listChanges: {
         parameters: {
             query?: {
@@ -3796,6 +4983,10 @@ export interface operations {
                 timestamp_after?: unknown;
                 /** @description ISO 8601, inclusive */
                 timestamp_before?: unknown;
+                /** @description Glossa: an opaque position (from `next` or an event id of the change stream); lists the changes after it in feed order (by writing transaction) */
+                cursor?: string;
+                /** @description Glossa: lists the changes after this change in feed order (0: from the beginning) */
+                id__gt?: number;
             };
             header?: never;
             path?: never;
@@ -3803,7 +4994,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description List envelope */
+            /** @description List envelope; with `cursor` or `id__gt`, the cursor envelope */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3814,6 +5005,15 @@ export interface operations {
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["ChangeResponse"][];
+                    } | {
+                        /**
+                         * Format: uri
+                         * @description The cursor after the last result; null when the page is empty
+                         */
+                        next: string | null;
+                        /** @description Always null: cursors walk forward */
                         previous: string | null;
                         results: components["schemas"]["ChangeResponse"][];
                     };
@@ -3864,6 +5064,10 @@ export interface operations {
                 timestamp_after?: unknown;
                 /** @description ISO 8601, inclusive */
                 timestamp_before?: unknown;
+                /** @description Glossa: an opaque position (from `next` or an event id of the change stream); lists the changes after it in feed order (by writing transaction) */
+                cursor?: string;
+                /** @description Glossa: lists the changes after this change in feed order (0: from the beginning) */
+                id__gt?: number;
             };
             header?: never;
             path: {
@@ -3873,7 +5077,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description List envelope */
+            /** @description List envelope; with `cursor` or `id__gt`, the cursor envelope */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3884,6 +5088,15 @@ export interface operations {
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["ChangeResponse"][];
+                    } | {
+                        /**
+                         * Format: uri
+                         * @description The cursor after the last result; null when the page is empty
+                         */
+                        next: string | null;
+                        /** @description Always null: cursors walk forward */
                         previous: string | null;
                         results: components["schemas"]["ChangeResponse"][];
                     };
@@ -3910,6 +5123,10 @@ export interface operations {
                 timestamp_after?: unknown;
                 /** @description ISO 8601, inclusive */
                 timestamp_before?: unknown;
+                /** @description Glossa: an opaque position (from `next` or an event id of the change stream); lists the changes after it in feed order (by writing transaction) */
+                cursor?: string;
+                /** @description Glossa: lists the changes after this change in feed order (0: from the beginning) */
+                id__gt?: number;
             };
             header?: never;
             path: {
@@ -3920,7 +5137,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description List envelope */
+            /** @description List envelope; with `cursor` or `id__gt`, the cursor envelope */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3931,6 +5148,15 @@ export interface operations {
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["ChangeResponse"][];
+                    } | {
+                        /**
+                         * Format: uri
+                         * @description The cursor after the last result; null when the page is empty
+                         */
+                        next: string | null;
+                        /** @description Always null: cursors walk forward */
                         previous: string | null;
                         results: components["schemas"]["ChangeResponse"][];
                     };
@@ -3957,6 +5183,10 @@ export interface operations {
                 timestamp_after?: unknown;
                 /** @description ISO 8601, inclusive */
                 timestamp_before?: unknown;
+                /** @description Glossa: an opaque position (from `next` or an event id of the change stream); lists the changes after it in feed order (by writing transaction) */
+                cursor?: string;
+                /** @description Glossa: lists the changes after this change in feed order (0: from the beginning) */
+                id__gt?: number;
             };
             header?: never;
             path: {
@@ -3968,7 +5198,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description List envelope */
+            /** @description List envelope; with `cursor` or `id__gt`, the cursor envelope */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3979,6 +5209,15 @@ export interface operations {
                         /** Format: uri */
                         next: string | null;
                         /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["ChangeResponse"][];
+                    } | {
+                        /**
+                         * Format: uri
+                         * @description The cursor after the last result; null when the page is empty
+                         */
+                        next: string | null;
+                        /** @description Always null: cursors walk forward */
                         previous: string | null;
                         results: components["schemas"]["ChangeResponse"][];
                     };
@@ -3993,7 +5232,7 @@ export interface operations {
     listTranslationUnits: {
         parameters: {
             query?: {
-                /** @description Search query (a subset of Weblate's search language) */
+                /** @description Search query in Weblate's search language: bare words (substring of source, target or context), field:value lookups (source, target, context/key, note, location, explanation, priority, id, position, state, source_state, pending, has:, is:, added, changed, changed_by, change_time, change_action, source_changed, last_changed, language, project, component, path, check, dismissed_check, suggestion, suggestion_author, comment, resolved_comment, comment_author, label, screenshot, labels_count), exact (field:=value), regular expressions (field:r"..."), comparisons (state:>=translated), ranges ([a to b]), dates, AND / OR / NOT and parentheses. A query that cannot be parsed answers 400 {"q": ["Could not parse query string: ..."]}. */
                 q?: unknown;
                 /** @description 1-based page number or `last` */
                 page?: string;
@@ -4067,7 +5306,7 @@ export interface operations {
     listUnits: {
         parameters: {
             query?: {
-                /** @description Search query (a subset of Weblate's search language) */
+                /** @description Search query in Weblate's search language: bare words (substring of source, target or context), field:value lookups (source, target, context/key, note, location, explanation, priority, id, position, state, source_state, pending, has:, is:, added, changed, changed_by, change_time, change_action, source_changed, last_changed, language, project, component, path, check, dismissed_check, suggestion, suggestion_author, comment, resolved_comment, comment_author, label, screenshot, labels_count), exact (field:=value), regular expressions (field:r"..."), comparisons (state:>=translated), ranges ([a to b]), dates, AND / OR / NOT and parentheses. A query that cannot be parsed answers 400 {"q": ["Could not parse query string: ..."]}. */
                 q?: unknown;
                 /** @description Items per page (default 200, max 10000) */
                 page_size?: number;
@@ -4146,6 +5385,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Automatic fixes applied to the target (e.g. end-whitespace, zero-width-space), when any */
+                    "X-Glossa-Fixups"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4219,6 +5460,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Automatic fixes applied to the target (e.g. end-whitespace, zero-width-space), when any */
+                    "X-Glossa-Fixups"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4236,6 +5479,204 @@ export interface operations {
                 };
                 content?: never;
             };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    bulkEditProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkEditBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkEditResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    bulkEditComponent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+                component: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkEditBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkEditResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    bulkEditTranslation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+                component: string;
+                language: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkEditBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkEditResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    bulkTranslate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+                component: string;
+                language: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkTranslateBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkTranslateResponse"];
+                };
+            };
+            /** @description An atomic request had a failed item (the per-item answer, nothing applied), or the request itself is invalid (DRF error body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkTranslateResponse"] | components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listUnitChecks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List envelope */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["UnitCheckResponse"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    dismissUnitCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    dismissed: boolean;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnitCheckResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -4910,6 +6351,1062 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDetail"];
                 };
             };
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listSuggestions: {
+        parameters: {
+            query?: {
+                /** @description Items per page (default 200, max 10000) */
+                page_size?: number;
+                /** @description 1-based page number or `last` */
+                page?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List envelope */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["SuggestionResponse"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getSuggestion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuggestionResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteSuggestion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeleteSuggestionBody"];
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    acceptSuggestion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AcceptSuggestionBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuggestionAcceptResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    voteSuggestion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VoteSuggestionBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuggestionVoteResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listUnitSuggestions: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number or `last` */
+                page?: string;
+                /** @description Items per page (default 50, max 1000) */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List envelope */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["SuggestionResponse"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createUnitSuggestion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewSuggestionBody"];
+            };
+        };
+        responses: {
+            /** @description An identical suggestion was upvoted, or the suggestion was accepted by votes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuggestionVoteResponse"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuggestionResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listUnitComments: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number or `last` */
+                page?: string;
+                /** @description Items per page (default 50, max 1000) */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List envelope */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["CommentResponse"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createUnitComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewCommentBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    resolveUnitComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                comment: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteUnitComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                comment: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    receiveGithubHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Updates queued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResponse"];
+                };
+            };
+            /** @description Ping, or an event that is not a push: "Hook working" */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResponse"];
+                };
+            };
+            /** @description No matching repositories found (or hooks disabled on their projects) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    receiveGitlabHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Updates queued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResponse"];
+                };
+            };
+            /** @description Ping, or an event that is not a push: "Hook working" */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResponse"];
+                };
+            };
+            /** @description No matching repositories found (or hooks disabled on their projects) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    receiveBitbucketHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Updates queued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResponse"];
+                };
+            };
+            /** @description Ping, or an event that is not a push: "Hook working" */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResponse"];
+                };
+            };
+            /** @description No matching repositories found (or hooks disabled on their projects) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    receivePagureHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Updates queued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResponse"];
+                };
+            };
+            /** @description Ping, or an event that is not a push: "Hook working" */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResponse"];
+                };
+            };
+            /** @description No matching repositories found (or hooks disabled on their projects) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    receiveAzureHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Updates queued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResponse"];
+                };
+            };
+            /** @description Ping, or an event that is not a push: "Hook working" */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResponse"];
+                };
+            };
+            /** @description No matching repositories found (or hooks disabled on their projects) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    receiveGiteaHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Updates queued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResponse"];
+                };
+            };
+            /** @description Ping, or an event that is not a push: "Hook working" */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResponse"];
+                };
+            };
+            /** @description No matching repositories found (or hooks disabled on their projects) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    receiveGiteeHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Updates queued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResponse"];
+                };
+            };
+            /** @description Ping, or an event that is not a push: "Hook working" */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResponse"];
+                };
+            };
+            /** @description No matching repositories found (or hooks disabled on their projects) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getProjectUpdateHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResponse"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    postProjectUpdateHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResponse"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getComponentUpdateHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+                component: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResponse"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    postComponentUpdateHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+                component: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResponse"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listAddons: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number or `last` */
+                page?: string;
+                /** @description Items per page (default 50, max 1000) */
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List envelope */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["AddonResponse"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getAddon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddonResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    replaceAddon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddonUpdateDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddonResponse"];
+                };
+            };
+            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteAddon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateAddon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddonUpdateDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddonResponse"];
+                };
+            };
+            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listAddonDeliveries: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number or `last` */
+                page?: string;
+                /** @description Items per page (default 50, max 1000) */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List envelope */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["WebhookDeliveryResponse"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createComponentAddon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+                component: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddonCreateDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddonResponse"];
+                };
+            };
+            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createProjectAddon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddonCreateDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddonResponse"];
+                };
+            };
+            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };

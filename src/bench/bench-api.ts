@@ -53,14 +53,20 @@ export class BenchApi {
   }
 
   /** Creates a component from a local repository and waits for its import task. */
-  async importComponent(project: string, slug: string, repo: { path: string; filemask: string; template: string }, timeoutSeconds: number): Promise<void> {
+  async importComponent(
+    project: string,
+    slug: string,
+    repo: { path: string; filemask: string; template: string; newBase?: string; fileFormat?: string },
+    timeoutSeconds: number,
+  ): Promise<void> {
     const component = await this.json<{ task_url: string | null }>('POST', `/api/projects/${project}/components/`, {
       name: slug,
       slug,
       repo: repo.path,
       filemask: repo.filemask,
       template: repo.template,
-      file_format: 'json-nested',
+      ...(repo.newBase ? { new_base: repo.newBase } : {}),
+      file_format: repo.fileFormat ?? 'json-nested',
       source_language: { code: 'en' },
     });
     if (component.task_url === null) throw new Error('Component creation returned no task_url');

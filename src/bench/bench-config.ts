@@ -19,8 +19,17 @@ export interface BenchConfig {
   pageSize: number;
   resultsDir: string;
   keepDatabase: boolean;
-  /** Which parts run: everything, only the load scenarios, or only the anonymous search scenario. */
-  only: 'all' | 'load' | 'search';
+  /**
+   * Which parts run: everything, only the load scenarios, only the anonymous search scenario, only the PO
+   * scenario, only the bulk translate scenario, or only the in-process file-format part (no server, no database).
+   */
+  only: 'all' | 'load' | 'search' | 'po' | 'bulk' | 'formats';
+  /** Bulk translate scenario (issue 14 item 5): items in one request, rounds (medians), single PATCHes for reference. */
+  bulkItems: number;
+  bulkRounds: number;
+  bulkPatches: number;
+  /** gettext PO scenario (issue 11): strings of the PO component (one PO file per non-source language). */
+  poStrings: number;
   /** Anonymous search scenario (issue 10 item 5): components of `searchStrings` strings in en + cs each. */
   searchComponents: number;
   searchStrings: number;
@@ -28,6 +37,10 @@ export interface BenchConfig {
   searchRequests: number;
   /** Concurrent anonymous searches while /readyz and a trivial request are timed. */
   searchConcurrency: number;
+  /** File-format part: units of each synthetic file, measured runs per format (medians), and the format ids to run (empty: all). */
+  formatUnits: number;
+  formatRuns: number;
+  formats: string[];
 }
 
 /** Source first; every other code exists in the language catalog synced at start-up. */
@@ -69,10 +82,19 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv, argv: readonly string[])
     'search-strings',
     'search-requests',
     'search-concurrency',
+    'po-strings',
+    'bulk-items',
+    'bulk-rounds',
+    'bulk-patches',
+    'format-units',
+    'format-runs',
+    'formats',
   ]);
   for (const name of Object.keys(args)) if (!known.has(name)) throw new Error(`Unknown argument --${name}`);
   const only = pick('only', 'BENCH_ONLY') ?? 'all';
-  if (only !== 'all' && only !== 'load' && only !== 'search') throw new Error(`only: expected all, load or search, got "${only}"`);
+  if (only !== 'all' && only !== 'load' && only !== 'search' && only !== 'po' && only !== 'bulk' && only !== 'formats') {
+    throw new Error(`only: expected all, load, search, po, bulk or formats, got "${only}"`);
+  }
   return {
     strings: Math.floor(positive('strings', pick('strings', 'BENCH_STRINGS'), 50_000, 1_000_000)),
     languages: Math.floor(positive('languages', pick('languages', 'BENCH_LANGUAGES'), 6, LANGUAGES.length)),
@@ -89,5 +111,12 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv, argv: readonly string[])
     searchStrings: Math.floor(positive('search-strings', pick('search-strings', 'BENCH_SEARCH_STRINGS'), 2000, 100_000)),
     searchRequests: Math.floor(positive('search-requests', pick('search-requests', 'BENCH_SEARCH_REQUESTS'), 10, 1000)),
     searchConcurrency: Math.floor(positive('search-concurrency', pick('search-concurrency', 'BENCH_SEARCH_CONCURRENCY'), 12, 200)),
+    bulkItems: Math.floor(positive('bulk-items', pick('bulk-items', 'BENCH_BULK_ITEMS'), 10_000, 1_000_000)),
+    bulkRounds: Math.floor(positive('bulk-rounds', pick('bulk-rounds', 'BENCH_BULK_ROUNDS'), 3, 50)),
+    bulkPatches: Math.floor(positive('bulk-patches', pick('bulk-patches', 'BENCH_BULK_PATCHES'), 1000, 100_000)),
+    poStrings: Math.floor(positive('po-strings', pick('po-strings', 'BENCH_PO_STRINGS'), 50_000, 1_000_000)),
+    formatUnits: Math.floor(positive('format-units', pick('format-units', 'BENCH_FORMAT_UNITS'), 50_000, 1_000_000)),
+    formatRuns: Math.floor(positive('format-runs', pick('format-runs', 'BENCH_FORMAT_RUNS'), 5, 50)),
+    formats: (pick('formats', 'BENCH_FORMATS') ?? '').split(',').map((id) => id.trim()).filter((id) => id !== ''),
   };
 }

@@ -86,7 +86,7 @@ export interface GlossaProcess {
 export async function startGlossa(env: Record<string, string>): Promise<GlossaProcess> {
   const port = await freePort();
   const main = path.join(__dirname, '..', 'main.js');
-  const child: ChildProcess = spawn(process.execPath, [main], {
+  const child: ChildProcess = spawn(process.execPath, ['--no-concurrent-recompilation', main], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

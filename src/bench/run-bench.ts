@@ -8,9 +8,13 @@ import { BenchConfig, LANGUAGES, loadBenchConfig } from './bench-config';
 import { GlossaProcess, startGlossa } from './glossa-process';
 import { LoadResult, recordHeaders, RequestSpec, runLoad, startBaseline } from './load';
 import { formatScenarioTable, formatTargets, ImportReport, mb, median, ScenarioReport, TargetCheck } from './report';
+import { formatFormatsReport, FormatsReport, runFormatsScenario } from './format-scenario';
 import { createScratchDatabase, ScratchDatabase, settleAfterImport } from './scratch-database';
 import { formatSearchReport, importSearchComponents, runSearchScenario, SearchReport } from './search-scenario';
+import { createPoRepo, PoRepo } from './po-repo';
+import { formatPoReport, PoReport, poTargets, runPoScenario } from './po-scenario';
 import { createSyntheticRepo, SyntheticRepo } from './synthetic-repo';
+import { BulkReport, bulkTargets, formatBulkReport, runBulkScenario } from './bulk-scenario';
 
 // `npm run bench` (issue 5, architecture.md "Performance principles"): a synthetic json-nested repository is
 // imported through the API into a Glossa child process, then each scenario is loaded with autocannon and
@@ -225,15 +229,44 @@ async function runLoadScenarios(
   return { imported, reports, consistency, checks };
 }
 
+async function writeResults(config: BenchConfig, databaseUrl: string | undefined, results: Record<string, unknown>): Promise<void> {
+  await mkdir(config.resultsDir, { recursive: true });
+  const kind = config.only === 'formats' ? 'formats' : databaseUrl ? 'postgres' : 'pglite';
+  const file = path.join(config.resultsDir, `bench-${kind}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryBytes: os.totalmem(), node: process.version };
+  await writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), machine, config, ...results }, null, 2)}\n`);
+  console.log(`\nWritten to ${file}`);
+}
+
+/** The in-process file-format part: before any server starts, so nothing else of the bench competes for the CPU. */
+function runFormats(config: BenchConfig): FormatsReport {
+  console.log(`File formats in process: ${config.formatUnits} units per file, ${config.formatRuns} runs each…`);
+  const report = runFormatsScenario(config.formatUnits, config.formatRuns, config.formats);
+  console.log(`\nFile formats (${config.formatUnits} units per file):\n${formatFormatsReport(report)}\n`);
+  return report;
+}
+
 async function main(): Promise<void> {
   const config = loadBenchConfig(process.env, process.argv.slice(2));
   const languages = LANGUAGES.slice(0, config.languages);
   const databaseUrl = process.env.DATABASE_URL?.trim() || undefined;
   const database = databaseUrl ? 'PostgreSQL' : 'embedded PGlite';
+  if (config.only === 'formats') {
+    console.log(`Glossa benchmark (file formats only): ${os.cpus().length} CPUs, load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+    await writeResults(config, databaseUrl, { formats: runFormats(config) });
+    return;
+  }
   console.log(
-    `Glossa benchmark: ${database}, ${config.strings} strings × ${languages.length} languages, ${config.connections} connections, ` +
-      `${config.runs} × ${config.duration} s per scenario (+${config.warmup} s warm-up), ${os.cpus().length} CPUs`,
+    config.only === 'bulk'
+      ? `Glossa benchmark (bulk translate only): ${database}, ${config.bulkItems} items per request, ${os.cpus().length} CPUs, ` +
+          `load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`
+      : config.only === 'po'
+      ? `Glossa benchmark (PO scenario only): ${database}, ${config.poStrings} strings × ${languages.length} languages, ${os.cpus().length} CPUs, ` +
+          `load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`
+      : `Glossa benchmark: ${database}, ${config.strings} strings × ${languages.length} languages, ${config.connections} connections, ` +
+          `${config.runs} × ${config.duration} s per scenario (+${config.warmup} s warm-up), ${os.cpus().length} CPUs`,
   );
+  const formats = config.only === 'all' ? runFormats(config) : undefined;
   const token = `wlu_bench${randomBytes(16).toString('hex')}`;
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'glossa-bench-data-'));
   let scratch: ScratchDatabase | null = null;
@@ -242,10 +275,13 @@ async function main(): Promise<void> {
   try {
     if (databaseUrl) scratch = await createScratchDatabase(databaseUrl);
     console.log('Generating the repositories…');
-    const big = config.only === 'search' ? null : await createSyntheticRepo(BIG, config.strings, languages);
-    const small = config.only === 'search' ? null : await createSyntheticRepo(SMALL, config.smallStrings, languages);
-    const searchRepo = config.only === 'load' ? null : await createSyntheticRepo('search', config.searchStrings, LANGUAGES.slice(0, 2));
-    for (const repo of [big, small, searchRepo]) if (repo) repos.push(repo);
+    const runs = (part: 'load' | 'search' | 'po' | 'bulk') => config.only === 'all' || config.only === part;
+    const big = runs('load') ? await createSyntheticRepo(BIG, config.strings, languages) : null;
+    const small = runs('load') ? await createSyntheticRepo(SMALL, config.smallStrings, languages) : null;
+    const searchRepo = runs('search') ? await createSyntheticRepo('search', config.searchStrings, LANGUAGES.slice(0, 2)) : null;
+    const poRepo: PoRepo | null = runs('po') ? await createPoRepo(config.poStrings, languages) : null;
+    const bulkRepo = runs('bulk') ? await createSyntheticRepo('bulk', config.bulkItems, LANGUAGES.slice(0, 2)) : null;
+    for (const repo of [big, small, searchRepo, poRepo, bulkRepo]) if (repo) repos.push(repo);
     glossa = await startGlossa({
       ...(scratch ? { DATABASE_URL: scratch.url } : {}),
       DATA_DIR: dataDir,
@@ -256,43 +292,61 @@ async function main(): Promise<void> {
       RATE_LIMIT_USER: '1000000000/second',
       RATE_LIMIT_ANON: '1000000000/second',
       // `--strings` may go past the default MAX_UNITS_PER_FILE (100,000); the file limit is not what is measured.
-      MAX_UNITS_PER_FILE: String(Math.max(100_000, config.strings)),
+      MAX_UNITS_PER_FILE: String(Math.max(100_000, config.strings, config.poStrings, config.bulkItems)),
+      // `--bulk-items` may go past the default limit of one bulk request, and its body past the default body size.
+      BULK_MAX_ITEMS: String(Math.max(10_000, config.bulkItems)),
+      MAX_REQUEST_BODY_BYTES: String(Math.max(2_621_440, config.bulkItems * 100)),
     });
     const api = new BenchApi(glossa.url, token);
     const project = `${PROJECT}`;
     await api.json('POST', '/api/projects/', { name: 'Benchmark', slug: project, web: 'https://example.com/' });
 
-    const load = config.only === 'search' ? null : await runLoadScenarios(config, glossa, api, big!, small!, languages, database, scratch);
+    const load = runs('load') ? await runLoadScenarios(config, glossa, api, big!, small!, languages, database, scratch) : null;
     let search: SearchReport | null = null;
-    if (config.only !== 'load') {
+    if (runs('search')) {
       console.log(`Importing ${config.searchComponents} components of ${config.searchStrings} strings (en + cs) for the search scenario…`);
       await importSearchComponents(api, project, searchRepo!, config.searchComponents);
       if (scratch) console.log(`  ${await settleAfterImport(scratch.url)}`);
       search = await runSearchScenario(api, config.searchComponents, config.searchRequests, config.searchConcurrency);
       console.log(`\nAnonymous search (${database}):\n${formatSearchReport(search)}`);
     }
+    let po: PoReport | null = null;
+    let poChecks: TargetCheck[] = [];
+    if (poRepo) {
+      const settle = async () => {
+        if (scratch) console.log(`  ${await settleAfterImport(scratch.url)}`);
+      };
+      po = await runPoScenario(api, glossa, project, poRepo, config.poStrings, languages, settle);
+      poChecks = poTargets(po);
+      if (database !== 'PostgreSQL') poChecks = poChecks.map((c) => ({ ...c, target: `${c.target} (report only)` }));
+      console.log(`\ngettext PO (${database}):\n${formatPoReport(po)}\n\nPO targets (${database}):\n${formatTargets(poChecks)}`);
+    }
 
-    await mkdir(config.resultsDir, { recursive: true });
-    const file = path.join(config.resultsDir, `bench-${databaseUrl ? 'postgres' : 'pglite'}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-    await writeFile(
-      file,
-      `${JSON.stringify(
-        {
-          date: new Date().toISOString(),
-          database,
-          machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryBytes: os.totalmem(), node: process.version },
-          config,
-          import: load?.imported,
-          scenarios: load ? [...load.reports.values()] : [],
-          consistency: load?.consistency,
-          targets: load?.checks,
-          search,
-        },
-        null,
-        2,
-      )}\n`,
-    );
-    console.log(`\nWritten to ${file}`);
+    let bulk: BulkReport | null = null;
+    let bulkChecks: TargetCheck[] = [];
+    if (bulkRepo) {
+      console.log(`Bulk translate: importing ${config.bulkItems} strings (en + cs), then ${config.bulkRounds} requests of ${config.bulkItems} items…`);
+      const settle = async () => {
+        if (scratch) console.log(`  ${await settleAfterImport(scratch.url)}`);
+      };
+      const sizes = { items: config.bulkItems, rounds: config.bulkRounds, patchUnits: Math.min(config.bulkPatches, config.bulkItems) };
+      bulk = await runBulkScenario(api, project, 'bulk', bulkRepo, sizes, settle);
+      bulkChecks = bulkTargets(bulk);
+      if (database !== 'PostgreSQL') bulkChecks = bulkChecks.map((c) => ({ ...c, target: `${c.target} (report only)` }));
+      console.log(`\nBulk translate (${database}):\n${formatBulkReport(bulk)}\n\nBulk targets (${database}):\n${formatTargets(bulkChecks)}`);
+    }
+
+    await writeResults(config, databaseUrl, {
+      database,
+      import: load?.imported,
+      scenarios: load ? [...load.reports.values()] : [],
+      consistency: load?.consistency,
+      targets: load?.checks,
+      search,
+      po: po ? { ...po, targets: poChecks } : undefined,
+      bulk: bulk ? { ...bulk, targets: bulkChecks } : undefined,
+      formats,
+    });
   } finally {
     await glossa?.stop();
     for (const repo of repos) await repo.cleanup();

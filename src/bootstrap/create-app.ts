@@ -8,7 +8,9 @@ import { DataSource } from 'typeorm';
 import { AppModule } from '../app.module';
 import { ApiExceptionFilter } from '../common/http/api-exception.filter';
 import { installBodyParsers } from '../common/http/body-parsing';
+import { MultipartBodyInterceptor } from '../common/http/multipart-body.interceptor';
 import { httpContractMiddleware } from '../common/http/http-contract.middleware';
+import { OpenStreams } from '../common/http/open-streams';
 import { discoverRoutes } from '../common/http/route-discovery';
 import { createValidationPipe } from '../common/http/validation';
 import type { AppConfig } from '../config/app-config';
@@ -31,7 +33,8 @@ export interface GlossaApp {
   logger: Logger;
   metrics: OpsMetrics;
   /**
-   * Graceful stop: /readyz turns 503, the HTTP server stops accepting and lets in-flight requests finish
+   * Graceful stop: /readyz turns 503, open event streams end (a client resumes elsewhere with Last-Event-ID),
+   * the HTTP server stops accepting and lets in-flight requests finish
    * (up to SHUTDOWN_TIMEOUT_SECONDS), the job queue finishes running jobs, then the app and the database
    * close (pool first, embedded server last: stack-evaluation.md §5).
    */
@@ -120,6 +123,7 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
     installBodyParsers(app, config);
     app.useGlobalFilters(new ApiExceptionFilter());
     app.useGlobalPipes(createValidationPipe());
+    app.useGlobalInterceptors(new MultipartBodyInterceptor(config));
     installOpenApi(app);
     await app.init();
     if (adapter.getRouteMatchingOptions().caseSensitive !== true) throw new Error('The Express router was created before case-sensitive routing was set.');
@@ -137,6 +141,8 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
     metrics,
     close: async () => {
       draining = true;
+      // Streams never finish by themselves: ended first, they do not hold the shutdown for its whole timeout.
+      started.get(OpenStreams).closeAll();
       await closeHttpServer(started.getHttpServer() as Server, config.shutdownTimeoutSeconds * 1000);
       await started.close();
       await health.close();

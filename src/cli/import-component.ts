@@ -1,3 +1,4 @@
+import type { INestApplicationContext } from '@nestjs/common';
 import { SingleBar } from 'cli-progress';
 import { DataSource } from 'typeorm';
 import { createGlossaApp } from '../bootstrap/create-app';
@@ -37,52 +38,57 @@ const POLL_MS = 300;
 export async function importComponent(config: AppConfig, options: ImportOptions): Promise<{ translations: number; units: number }> {
   const glossa = await createGlossaApp({ ...config, demo: false }, { logger: false });
   try {
-    const dataSource = glossa.app.get(DataSource);
-    const admin: Array<{ id: number; username: string }> = await dataSource.query(
-      'SELECT id, username FROM users WHERE is_superuser AND is_active ORDER BY id LIMIT 1',
-    );
-    const ctx = new RequestContext(new LinkBuilder(config.siteUrl, config.siteUrl, null), '/cli/import', {});
-    // The CLI runs with the operator's authority over the database; writes need a superuser caller.
-    ctx.caller = { id: admin[0]?.id ?? 0, username: admin[0]?.username ?? 'cli', isSuperuser: true };
-    const body: Record<string, unknown> = {
-      name: options.name ?? options.slug,
-      slug: options.slug,
-      vcs: 'git',
-      repo: options.repo,
-      filemask: options.filemask,
-      file_format: options.fileFormat,
-    };
-    if (options.branch) body.branch = options.branch;
-    if (options.template) body.template = options.template;
-    if (options.sourceLanguage) body.source_language = options.sourceLanguage;
-    let component;
-    try {
-      component = await glossa.app.get(ComponentWriterService, { strict: false }).create(ctx, options.project, body);
-    } catch (error) {
-      throw new CliError(describeApiError(error));
-    }
-    const taskId = component.taskId;
-    if (!taskId) throw new CliError('The component was created but no import task was queued.');
-
-    const bar = options.onProgress ? undefined : new SingleBar({ format: 'Importing [{bar}] {percentage}% | {status}', hideCursor: true });
-    bar?.start(100, 0, { status: 'queued' });
-    let task: TaskRow;
-    for (;;) {
-      const rows: TaskRow[] = await dataSource.query('SELECT status, progress, result FROM tasks WHERE id = $1', [taskId]);
-      if (rows.length === 0) throw new CliError(`Task ${taskId} disappeared (was the component removed?).`);
-      task = rows[0];
-      bar?.update(task.progress, { status: task.status });
-      options.onProgress?.(task.progress);
-      if (task.status === 'completed' || task.status === 'failed') break;
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    }
-    bar?.stop();
-    if (task.status === 'failed') throw new CliError(`Import failed: ${typeof task.result === 'string' ? task.result : JSON.stringify(task.result)}`);
-    const result = (typeof task.result === 'string' ? JSON.parse(task.result) : task.result) as { translations: number; units: number };
-    return { translations: result.translations, units: result.units };
+    return await importIntoApp(glossa.app, config, options);
   } finally {
     await glossa.close();
   }
+}
+
+/** The import itself, on an application that is already running (this process's own, or a server's). */
+export async function importIntoApp(app: INestApplicationContext, config: AppConfig, options: ImportOptions): Promise<{ translations: number; units: number }> {
+  const dataSource = app.get(DataSource);
+  const admin: Array<{ id: number; username: string }> = await dataSource.query(
+    'SELECT id, username FROM users WHERE is_superuser AND is_active ORDER BY id LIMIT 1',
+  );
+  const ctx = new RequestContext(new LinkBuilder(config.siteUrl, config.siteUrl, null), '/cli/import', {});
+  // The CLI runs with the operator's authority over the database; writes need a superuser caller.
+  ctx.caller = { id: admin[0]?.id ?? 0, username: admin[0]?.username ?? 'cli', isSuperuser: true };
+  const body: Record<string, unknown> = {
+    name: options.name ?? options.slug,
+    slug: options.slug,
+    vcs: 'git',
+    repo: options.repo,
+    filemask: options.filemask,
+    file_format: options.fileFormat,
+  };
+  if (options.branch) body.branch = options.branch;
+  if (options.template) body.template = options.template;
+  if (options.sourceLanguage) body.source_language = options.sourceLanguage;
+  let component;
+  try {
+    component = await app.get(ComponentWriterService, { strict: false }).create(ctx, options.project, body);
+  } catch (error) {
+    throw new CliError(describeApiError(error));
+  }
+  const taskId = component.taskId;
+  if (!taskId) throw new CliError('The component was created but no import task was queued.');
+
+  const bar = options.onProgress ? undefined : new SingleBar({ format: 'Importing [{bar}] {percentage}% | {status}', hideCursor: true });
+  bar?.start(100, 0, { status: 'queued' });
+  let task: TaskRow;
+  for (;;) {
+    const rows: TaskRow[] = await dataSource.query('SELECT status, progress, result FROM tasks WHERE id = $1', [taskId]);
+    if (rows.length === 0) throw new CliError(`Task ${taskId} disappeared (was the component removed?).`);
+    task = rows[0];
+    bar?.update(task.progress, { status: task.status });
+    options.onProgress?.(task.progress);
+    if (task.status === 'completed' || task.status === 'failed') break;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  bar?.stop();
+  if (task.status === 'failed') throw new CliError(`Import failed: ${typeof task.result === 'string' ? task.result : JSON.stringify(task.result)}`);
+  const result = (typeof task.result === 'string' ? JSON.parse(task.result) : task.result) as { translations: number; units: number };
+  return { translations: result.translations, units: result.units };
 }
 
 /** API errors carry DRF bodies ({detail} or {field: [messages]}); show them as the API would. */

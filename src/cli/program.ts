@@ -1,20 +1,41 @@
 import { Command, Option } from 'commander';
+import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { syncLanguageCatalog } from '../modules/languages/language-catalog';
 import { withDataSource } from './database';
-import { importComponent } from './import-component';
+import { importComponent, type ImportOptions } from './import-component';
 import { createAdmin, createToken } from './users';
 
 export interface CliOutput {
   out(line: string): void;
   err(line: string): void;
+  /** Import progress (0-100); without it `import` draws its own progress bar on stderr. */
+  progress?(percent: number): void;
+}
+
+/**
+ * Where the commands run. Standalone, each command opens the database itself; inside a running server (the
+ * admin channel, src/cli/admin-channel.ts) they use the server's own connection and application, because the
+ * embedded database has one session and one owner (stack-evaluation.md §5).
+ */
+export interface CliBackend {
+  withDataSource<T>(work: (dataSource: DataSource) => Promise<T>, options?: { migrate?: boolean }): Promise<T>;
+  importComponent(options: ImportOptions): Promise<{ translations: number; units: number }>;
+}
+
+/** Commands run in this process: a database connection (or the embedded database) of their own. */
+export function standaloneBackend(config: () => AppConfig): CliBackend {
+  return {
+    withDataSource: (work, options) => withDataSource(config(), work, options),
+    importComponent: (options) => importComponent(config(), options),
+  };
 }
 
 /**
  * The admin CLI (`npx glossa <command>`, `npm run cli -- <command>`). The configuration comes from the same
  * environment variables as the server (README "Configuration"), so it acts on the server's database.
  */
-export function buildProgram(config: () => AppConfig, io: CliOutput): Command {
+export function buildProgram(config: () => AppConfig, io: CliOutput, backend: CliBackend = standaloneBackend(config)): Command {
   const program = new Command('glossa')
     .description('Glossa administration: users and tokens, component import, migrations, language table')
     .showHelpAfterError()
@@ -26,7 +47,7 @@ export function buildProgram(config: () => AppConfig, io: CliOutput): Command {
     .command('migrate')
     .description('apply pending database migrations (the server also applies them when it starts)')
     .action(async () => {
-      const applied = await withDataSource(config(), (dataSource) => dataSource.runMigrations({ transaction: 'each' }), { migrate: false });
+      const applied = await backend.withDataSource((dataSource) => dataSource.runMigrations({ transaction: 'each' }), { migrate: false });
       io.out(applied.length === 0 ? 'No pending migrations.' : applied.map((m) => `Applied ${m.name}`).join('\n'));
     });
 
@@ -36,7 +57,7 @@ export function buildProgram(config: () => AppConfig, io: CliOutput): Command {
     .requiredOption('--username <name>', 'user name')
     .option('--email <address>', 'e-mail address of a new user', 'admin@localhost')
     .action(async (options: { username: string; email: string }) => {
-      const { created, token } = await withDataSource(config(), (dataSource) => createAdmin(dataSource, options.username, options.email));
+      const { created, token } = await backend.withDataSource((dataSource) => createAdmin(dataSource, options.username, options.email));
       io.err(created ? `Created superuser "${options.username}".` : `User "${options.username}" is now an active superuser.`);
       io.out(token);
     });
@@ -46,7 +67,7 @@ export function buildProgram(config: () => AppConfig, io: CliOutput): Command {
     .description('print a new API token for an existing user')
     .argument('<username>', 'user name')
     .action(async (username: string) => {
-      io.out(await withDataSource(config(), (dataSource) => createToken(dataSource, username)));
+      io.out(await backend.withDataSource((dataSource) => createToken(dataSource, username)));
     });
 
   program
@@ -67,7 +88,7 @@ export function buildProgram(config: () => AppConfig, io: CliOutput): Command {
         slug: string,
         options: { repo: string; filemask: string; fileFormat: string; name?: string; branch?: string; template?: string; sourceLanguage?: string },
       ) => {
-        const result = await importComponent(config(), { project, slug, ...options });
+        const result = await backend.importComponent({ project, slug, ...options, onProgress: io.progress?.bind(io) });
         io.out(`Imported ${project}/${slug}: ${result.translations} translations, ${result.units} strings.`);
       },
     );
@@ -77,7 +98,7 @@ export function buildProgram(config: () => AppConfig, io: CliOutput): Command {
     .command('sync')
     .description('add or update languages from the built-in catalog (also done at every server start)')
     .action(async () => {
-      const changed = await withDataSource(config(), (dataSource) => syncLanguageCatalog(dataSource));
+      const changed = await backend.withDataSource((dataSource) => syncLanguageCatalog(dataSource));
       io.out(`Language table: ${changed} languages added or updated.`);
     });
 

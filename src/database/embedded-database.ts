@@ -1,7 +1,9 @@
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { acquireLock, EMBEDDED_LOCK_FILE } from './embedded-lock';
 
 /**
  * The embedded default database: PGlite, served over the wire protocol by pglite-socket inside this
@@ -11,36 +13,6 @@ import * as path from 'node:path';
 export interface EmbeddedDatabase {
   url: string;
   close(): Promise<void>;
-}
-
-/** PGlite has no lock of its own: two processes on one directory silently lose data (§5). */
-function acquireLock(lockPath: string): () => void {
-  for (let attempt = 0; attempt < 2; attempt += 1) {
-    try {
-      const fd = fs.openSync(lockPath, 'wx');
-      fs.writeSync(fd, String(process.pid));
-      fs.closeSync(fd);
-      return () => fs.rmSync(lockPath, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const owner = Number(fs.readFileSync(lockPath, 'utf8').trim());
-      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
-        throw new Error(`The embedded database in ${path.dirname(lockPath)} is in use by process ${owner}.`, { cause: error });
-      }
-      // The previous owner died without cleaning up (kill -9): the lock is stale.
-      fs.rmSync(lockPath, { force: true });
-    }
-  }
-  throw new Error(`Could not lock ${lockPath}`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**
@@ -53,10 +25,12 @@ export async function startEmbeddedDatabase(dataDir: string, poolSize: number): 
   let releaseLock = (): void => undefined;
   if (!inMemory) {
     fs.mkdirSync(dataDir, { recursive: true });
-    releaseLock = acquireLock(path.join(dataDir, 'glossa.lock'));
+    releaseLock = acquireLock(path.join(dataDir, EMBEDDED_LOCK_FILE));
   }
   try {
-    const db = await PGlite.create(inMemory ? 'memory://' : path.join(dataDir, 'pglite'));
+    // pg_trgm (bundled with PGlite) lets the substring searches of `q` use the units' trigram indexes, as on
+    // PostgreSQL (migration UnitTrigramIndexes; issue 13 item 5).
+    const db = await PGlite.create(inMemory ? 'memory://' : path.join(dataDir, 'pglite'), { extensions: { pg_trgm } });
     const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: poolSize + 1 });
     await server.start();
     const url = `postgres://postgres:postgres@${server.getServerConn()}/postgres?sslmode=disable`;

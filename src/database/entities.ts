@@ -1,8 +1,17 @@
 import { Group, Role } from '../modules/access/access.entities';
+import { Addon } from '../modules/addons/addon.entity';
+import { WebhookDelivery } from '../modules/addons/webhook-delivery.entity';
+import { Check } from '../modules/checks/check.entity';
 import { Change } from '../modules/changes/change.entity';
+import { ChangeFeedCursor } from '../modules/changes/change-feed-cursor.entity';
+import { Comment } from '../modules/comments/comment.entity';
+import { ComponentAlert } from '../modules/components/component-alert.entity';
 import { Component } from '../modules/components/component.entity';
+import { NotificationDigestItem, NotificationDigestSent, WatchedProject } from '../modules/notifications-mail/notification-digest.entities';
+import { NotificationMail } from '../modules/notifications-mail/notification-mail.entity';
 import { Language } from '../modules/languages/language.entity';
 import { Project } from '../modules/projects/project.entity';
+import { Suggestion, SuggestionVote } from '../modules/suggestions/suggestion.entity';
 import { Task } from '../modules/tasks/task.entity';
 import { Translation } from '../modules/translations/translation.entity';
 import { Unit } from '../modules/units/unit.entity';
@@ -10,4 +19,4 @@ import { ApiToken } from '../modules/users/api-token.entity';
 import { Subscription } from '../modules/users/subscription.entity';
 import { User } from '../modules/users/user.entity';
 
-export const ENTITIES = [Language, Project, Component, Translation, Unit, Change, User, ApiToken, Subscription, Task, Role, Group];
+export const ENTITIES = [Language, Project, Component, Translation, Unit, Check, Change, ChangeFeedCursor, User, ApiToken, Subscription, Task, Role, Group, Suggestion, SuggestionVote, Comment, ComponentAlert, Addon, WebhookDelivery, NotificationMail, NotificationDigestItem, NotificationDigestSent, WatchedProject];

@@ -29,7 +29,10 @@ export function demoSourceDirectory(): string {
  */
 export async function buildDemoRepository(targetDir: string, sourceDir: string = demoSourceDirectory()): Promise<string> {
   const target = path.resolve(targetDir);
-  if (await hasCommittedRepository(target)) return target;
+  if (await hasCommittedRepository(target)) {
+    await acceptPushes(target);
+    return target;
+  }
   if (!(await isMissingOrEmpty(target))) {
     throw new Error(`Cannot create the demo repository: ${target} exists and is not a git repository.`);
   }
@@ -52,6 +55,7 @@ export async function buildDemoRepository(targetDir: string, sourceDir: string =
     await git(['init', '--quiet', '--template=', `--initial-branch=${DEMO_BRANCH}`]);
     await git(['add', '--all']);
     await git(['commit', '--quiet', '--no-verify', '--no-gpg-sign', `--message=${DEMO_COMMIT_MESSAGE}`]);
+    await acceptPushes(staging);
     await rename(staging, target);
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
@@ -60,6 +64,15 @@ export async function buildDemoRepository(targetDir: string, sourceDir: string =
     throw error;
   }
   return target;
+}
+
+/**
+ * The demo repository is the demo component's push target too, so `wlc push demo/app` works out of the box
+ * (issue 15 "The first hour"). It has a working tree with `main` checked out, which git refuses to push into
+ * unless told to update that tree as well; nobody edits the tree, so the update always applies cleanly.
+ */
+async function acceptPushes(directory: string): Promise<void> {
+  await runGit(['config', 'receive.denyCurrentBranch', 'updateInstead'], { cwd: directory });
 }
 
 async function hasCommittedRepository(directory: string): Promise<boolean> {

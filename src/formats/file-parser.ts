@@ -1,9 +1,9 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
 import { APP_CONFIG, type AppConfig, type FileLimits } from '../config/app-config';
-import type { UnitToWrite } from './file-writer';
-import { FormatLimitError, FormatParseError, type FormatLimitKind, type ParseLimits, type TranslationFileFormat } from './format';
+import { FormatLimitError, FormatParseError, type FormatLimitKind, type ParseLimits } from './format';
 import { ParserPool, type ParseOutcome } from './parse-worker/parser-pool';
+import type { FileFormat, StoreChanges, StoreWriteContext } from './store';
 
 export type { ParseOutcome } from './parse-worker/parser-pool';
 
@@ -23,7 +23,7 @@ export const LIMIT_SETTINGS: Readonly<Record<FormatLimitKind, string>> = {
  * (observability and tests).
  */
 @Injectable()
-export class FileParser implements OnModuleDestroy {
+export class FileParser implements OnApplicationShutdown {
   readonly limits: FileLimits;
   readonly events = new EventEmitter();
   private readonly pool: ParserPool;
@@ -41,12 +41,15 @@ export class FileParser implements OnModuleDestroy {
     }
   }
 
-  /** Units of `content`; rejects with FormatParseError (bad file) or FormatLimitError (file past a limit). */
-  async parse(format: TranslationFileFormat, content: Buffer): Promise<ParseOutcome> {
+  /**
+   * Units of `content` (FileFormat.parse; `language`: the translation's code, for category-keyed plurals);
+   * rejects with FormatParseError (bad file) or FormatLimitError (file past a limit).
+   */
+  async parse(format: FileFormat, content: Buffer, language?: string): Promise<ParseOutcome> {
     this.assertSize(content.length);
     this.events.emit('start', { format: format.id, bytes: content.length });
     try {
-      return await this.pool.parse(format.id, content, this.parseLimits());
+      return await this.pool.parse(format.id, content, this.parseLimits(), language);
     } catch (error) {
       if (error instanceof FormatParseError && error.cause instanceof Error) this.logger.warn(`Parser error on a ${format.id} file: ${error.cause.message}`);
       throw error;
@@ -56,25 +59,31 @@ export class FileParser implements OnModuleDestroy {
   }
 
   /**
-   * The file with `units` applied and `removed` contexts dropped (file-writer.ts applyUnitsToFile), built in
-   * the worker. `current` null: the file does not exist yet. Rejects like parse for a file past the limits.
+   * `current` patched with `changes` (FileFormat.write), in the worker. `current` null: the file does not exist
+   * yet, it starts as the format's new file. Rejects like parse for a file past the limits, FormatWriteError
+   * when the changes cannot be applied.
    */
-  async applyUnits(format: TranslationFileFormat, current: Buffer | null, units: readonly UnitToWrite[], removed: ReadonlySet<string> = new Set()): Promise<Buffer> {
+  async write(format: FileFormat, current: Buffer | null, changes: StoreChanges, context: StoreWriteContext): Promise<Buffer> {
     if (current) this.assertSize(current.length);
-    return this.pool.write(format.id, { mode: 'apply', current, units, removed: [...removed] }, this.parseLimits());
+    const job = { mode: 'write' as const, current, update: changes.update, add: changes.add ?? [], remove: changes.remove ?? [], context };
+    return (await this.pool.write(format.id, job, this.parseLimits()))!;
   }
 
-  /** A new translation file from the component's new_base (file-writer.ts newTranslationFile), built in the worker. */
-  async newTranslationFile(format: TranslationFileFormat, newBase: Buffer | null): Promise<Buffer> {
-    if (newBase) this.assertSize(newBase.length);
-    return this.pool.write(format.id, { mode: 'new', current: newBase, units: [], removed: [] }, this.parseLimits());
+  /** A new translation file from new_base/template or the format's new-file content (FileFormat.create); null: impossible. */
+  async create(format: FileFormat, base: Buffer | null, context: StoreWriteContext): Promise<Buffer | null> {
+    if (base) this.assertSize(base.length);
+    return this.pool.write(format.id, { mode: 'create', current: base, update: [], add: [], remove: [], context }, this.parseLimits());
   }
 
   private parseLimits(): ParseLimits {
     return { maxUnits: this.limits.maxUnitsPerFile, maxStringLength: this.limits.maxStringLength };
   }
 
-  onModuleDestroy(): Promise<void> {
+  /**
+   * After the job queue has stopped (its beforeApplicationShutdown waits for running jobs): closing the
+   * workers in onModuleDestroy, which Nest calls first, failed an import that was still running at SIGTERM.
+   */
+  onApplicationShutdown(): Promise<void> {
     return this.pool.close();
   }
 }

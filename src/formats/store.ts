@@ -8,6 +8,8 @@
 //   (the component's `template`), the template's text is the source and the translation file's text the target.
 // * A format that is "both" (XLIFF, strings, properties, CSV, TS) works either way; the sync layer decides.
 
+import type { ParseLimits } from './format';
+
 /** Weblate joins plural forms of one string with two U+001E characters (formats.md §2.3). */
 export const PLURAL_SEPARATOR = '\x1e\x1e';
 
@@ -58,6 +60,11 @@ export interface StoreUnit {
   position: number;
   /** 1-based line where the entry starts, for error messages and duplicate reports. */
   line: number;
+  /**
+   * The context under which the template holds this entry, when it differs from `context` (a format whose
+   * translation files key entries differently from the template); absent otherwise.
+   */
+  templateContext?: string;
 }
 
 /** What a parse found besides units. */
@@ -70,6 +77,14 @@ export interface ParsedStore {
 }
 
 export interface StoreParseOptions {
+  /** Bounds the parser checks as it goes (MAX_UNITS_PER_FILE, MAX_STRING_LENGTH); FormatLimitError past one. */
+  limits?: ParseLimits;
+  /**
+   * The translation's language code, for category-keyed plural formats (Android `quantity`, i18next v4
+   * suffixes, stringsdict, Ruby YAML, go-i18n) that map forms by position onto the language's categories
+   * (formats.md §2.3, see plural-categories.ts). Absent: the file's own declaration or English.
+   */
+  language?: string;
   /**
    * Called for an entry whose identity repeats an earlier one (same context for monolingual formats, same
    * context + source for bilingual ones). The duplicate is not returned by `parse`. Without a callback the
@@ -110,6 +125,10 @@ export interface StoreWriteContext {
   revisionDate?: Date;
   /** `X-Generator` text, e.g. `Glossa 0.1.0` (Weblate writes `Weblate <version>`). */
   generator?: string;
+  /** PO `Language-Team` of a new file: `<language name> <translation URL>` as Weblate writes it. */
+  languageTeam?: string;
+  /** PO `Report-Msgid-Bugs-To` of a new file (the component's `report_source_bugs`), when set. */
+  reportMsgidBugsTo?: string;
   /**
    * The component's template (monolingual formats): a unit added to a translation file is a copy of the
    * template's entry (formats.md §2.5). Null without a template.
@@ -145,12 +164,29 @@ export interface FileFormat {
   /** `current` with `changes` applied; throws FormatWriteError when they cannot be applied. */
   write(current: Buffer, changes: StoreChanges, context: StoreWriteContext): Buffer;
   /**
+   * Optional: `write` that also holds `current` to the parse limits (FormatLimitError past one) in the
+   * pass that reads it. Write-back needs the file within the limits; a format without this method is
+   * parsed within them first, which for a large file costs more than the write itself.
+   */
+  writeWithinLimits?(current: Buffer, changes: StoreChanges, context: StoreWriteContext, limits: ParseLimits): Buffer;
+  /**
    * A new translation file (formats.md §2.4): from `base` (`new_base`, e.g. a POT, or the template) with
    * every target emptied and the language's header, or the format's fixed new-file content when `base` is
    * null. Returns null when the format has no new-file content and no base was given (adding a language is
    * then refused).
    */
   create(base: Buffer | null, context: StoreWriteContext): Buffer | null;
+  /**
+   * The context a key added through the API gets: the name the format reads the written entry back under
+   * (Weblate names units by translate-toolkit's ids, so a laravel key `bye` is `return[]->'bye'`, §3.15).
+   * Absent: the key itself.
+   */
+  contextForKey?(key: string): string;
+  /**
+   * The plural a translation of this format uses when its file declares none, derived from its language's
+   * (formats.md §2.3: stringsdict counts the language's forms plus a leading `zero`). Absent: the language's.
+   */
+  translationPlural?(languageCode: string, languagePlural: PluralDeclaration): PluralDeclaration;
 }
 
 /** A unit as an exporter writes it (formats.md §4: built from the database, not from the file). */

@@ -42,6 +42,11 @@ export interface QueueOptions {
   retryDelaySeconds?: number;
   /** A job still active after this long is considered dead and retried or failed. */
   expireInSeconds?: number;
+  /**
+   * pg-boss's `short` policy: at most one waiting (not yet started) job per singleton key, so a burst of
+   * wake-ups queues one job; see sendUnlessWaiting. Set when the queue is first created.
+   */
+  oneWaitingPerKey?: boolean;
 }
 
 export interface SendOptions {
@@ -76,6 +81,8 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
   /** Queue name → cron expression (UTC) of periodic jobs; see schedule(). */
   private readonly schedules = new Map<string, string>();
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** Handlers running in this process, with their job (see stop()). */
+  private readonly handlers = new Map<Promise<unknown>, { name: string; id: string }>();
   private readonly runListeners: JobRunListener[] = [];
   private boss: PgBoss | undefined;
   private starting: Promise<void> | undefined;
@@ -112,6 +119,18 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     const id = await boss.send(name, data, sendOptions);
     if (id === null) throw new Error(`Job "${name}" was not queued (unknown queue or duplicate id).`);
     return id;
+  }
+
+  /**
+   * Queues a job on a queue registered with `oneWaitingPerKey`, unless a job with the same key is already
+   * waiting to start; `startAfter` delays it. Resolves true when this call queued one.
+   */
+  async sendUnlessWaiting<T extends object>(name: string, data: T, options: { key: string; startAfter?: Date; manager?: EntityManager }): Promise<boolean> {
+    const boss = await this.running();
+    const sendOptions: PgBoss.SendOptions & { db?: PgBossDb } = { singletonKey: options.key };
+    if (options.startAfter) sendOptions.startAfter = options.startAfter;
+    if (options.manager) sendOptions.db = transactionDb(options.manager);
+    return (await boss.send(name, data, sendOptions)) !== null;
   }
 
   /**
@@ -183,7 +202,31 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     if (!boss) return;
     this.boss = undefined;
     this.starting = undefined;
-    await boss.stop({ graceful: true, wait: true, close: false, timeout: this.options.shutdownTimeoutMs ?? 30_000 });
+    const timeoutMs = this.options.shutdownTimeoutMs ?? 30_000;
+    const deadline = Date.now() + timeoutMs;
+    await boss.stop({ graceful: true, wait: true, close: false, timeout: timeoutMs });
+    // pg-boss waits only for handlers it saw running when it stopped: a fetch already on its way still hands
+    // its job to a handler afterwards. Left alone, that handler ran into the closing database and left the job
+    // "active" (until its expiry, hours later) and its task queued. So wait, within the shutdown timeout, until
+    // no query and no handler is left, letting fetches that come back start their handler first (setImmediate
+    // runs after the promise callbacks that would start one); then fail what still runs, so it is retried.
+    for (;;) {
+      const pending = [...this.inFlight, ...this.handlers.keys()];
+      if (pending.length === 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (this.inFlight.size === 0 && this.handlers.size === 0) break;
+        continue;
+      }
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) break;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.allSettled(pending), new Promise((resolve) => (timer = setTimeout(resolve, remaining)))]);
+      clearTimeout(timer);
+    }
+    for (const { name, id } of this.handlers.values()) {
+      this.logger.warn(`Job ${name} ${id} was still running at shutdown; it is handed back to the queue.`);
+      await boss.fail(name, id, { message: 'The process stopped while the job was running.' }).catch((error: unknown) => this.logger.error(error));
+    }
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
@@ -212,12 +255,21 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     if (options.retryLimit !== undefined) queue.retryLimit = options.retryLimit;
     if (options.retryDelaySeconds !== undefined) queue.retryDelay = options.retryDelaySeconds;
     if (options.expireInSeconds !== undefined) queue.expireInSeconds = options.expireInSeconds;
+    if (options.oneWaitingPerKey) queue.policy = 'short';
     // create_queue ignores an existing queue; updateQueue then applies the current options to it.
     await boss.createQueue(name, queue);
     await boss.updateQueue(name, queue);
     if (this.options.work === false) return;
     await boss.work(name, { batchSize: 1 }, async (jobs: PgBoss.Job<unknown>[]) => {
-      for (const job of jobs) await this.runObserved(registration, job);
+      for (const job of jobs) {
+        const run = this.runObserved(registration, job);
+        this.handlers.set(run, { name: job.name, id: job.id });
+        try {
+          await run;
+        } finally {
+          this.handlers.delete(run);
+        }
+      }
     });
   }
 

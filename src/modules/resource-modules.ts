@@ -9,8 +9,14 @@ import { TasksModule } from './tasks/tasks.module';
 import { TranslationsModule } from './translations/translations.module';
 import { ChangesModule } from './changes/changes.module';
 import { UnitsModule } from './units/units.module';
+import { ChecksModule } from './checks/checks.module';
 import { AccessModule } from './access/access.module';
 import { OpsModule } from './ops/ops.module';
+import { SuggestionsModule } from './suggestions/suggestions.module';
+import { CommentsModule } from './comments/comments.module';
+import { HooksModule } from './hooks/hooks.module';
+import { AddonsModule } from './addons/addons.module';
+import { NotificationsMailModule } from './notifications-mail/notifications-mail.module';
 
 /** Every resource module of the API; the order is the order of the root listing's routes. */
-export const RESOURCE_MODULES = [RootModule, ProjectsModule, LanguagesModule, ComponentsModule, StatisticsModule, RepositoryModule, UsersModule, TasksModule, TranslationsModule, ChangesModule, UnitsModule, AccessModule, OpsModule];
+export const RESOURCE_MODULES = [RootModule, ProjectsModule, LanguagesModule, ComponentsModule, StatisticsModule, RepositoryModule, UsersModule, TasksModule, TranslationsModule, ChangesModule, UnitsModule, ChecksModule, AccessModule, OpsModule, SuggestionsModule, CommentsModule, HooksModule, AddonsModule, NotificationsMailModule];

@@ -18,6 +18,9 @@ an object of message lists per field. A method a path does not offer answers 405
 (\`{"detail": "Method \\"X\\" not allowed."}\`) with the allowed methods in \`Allow\`. Paths end with \`/\` and are
 case-sensitive: any other spelling of a path answers 404.
 
+**Repository hooks.** \`/hooks/<service>/\` and \`/hooks/update/…\` sit outside /api/, as in Weblate: they read
+no token, only queue repository pulls, and are counted per client address under their own rate.
+
 **Rate limits.** Every answer carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and
 \`X-RateLimit-Reset\`; over the limit the answer is 429 with \`Retry-After\`.`;
 
@@ -56,9 +59,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     Object.entries(document.paths).map(([route, item]) => [route.endsWith('/') ? route : `${route}/`, item]),
   );
   document.security = TOKEN_OPTIONAL;
-  for (const item of Object.values(document.paths)) {
+  for (const [route, item] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(item)) {
       if (!operation || typeof operation !== 'object' || !('responses' in operation)) continue;
+      // The repository hooks read no token (src/common/auth/no-authentication.ts), writes included.
+      if (route.startsWith('/hooks/')) operation.security = [];
       if (WRITE_METHODS.has(method)) operation.security ??= TOKEN_REQUIRED;
       if (operation.parameters) operation.parameters = mergeHeaderParameters(operation.parameters);
     }

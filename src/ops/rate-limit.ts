@@ -2,6 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { DataSource } from 'typeorm';
 import { parseAuthorizationHeader } from '../common/auth/authorization-header';
 import { hashToken } from '../common/auth/token-hash';
+import { isHookPath } from '../common/http/hook-paths';
 import { isApiDocsPath } from '../common/http/http-contract.middleware';
 import { sendJson } from '../common/http/send-json';
 import type { AppConfig } from '../config/app-config';
@@ -167,6 +168,10 @@ function secondsText(seconds: number): string {
  * rate gets 429 with Retry-After and DRF's message. Every path counts except Swagger UI and the operator
  * endpoints answered before this: a prefix test such as `/api/` let `/API/…` and `//api/…` through
  * unthrottled (issue 10 item 4).
+ *
+ * The repository hooks (exact paths, hook-paths.ts) are counted per client address under their own rate,
+ * RATE_LIMIT_HOOKS, whatever token they carry: they read no credentials (Weblate leaves them to the reverse
+ * proxy's limits, integration.md §1.2), and a code host's few addresses would exhaust the anonymous rate.
  */
 export function rateLimitMiddleware(dataSource: DataSource, config: AppConfig, store = new PostgresRateLimitStore(dataSource)): RequestHandler {
   return (request: Request, response: Response, next: NextFunction) => {
@@ -174,8 +179,11 @@ export function rateLimitMiddleware(dataSource: DataSource, config: AppConfig, s
       next();
       return;
     }
-    store
-      .hit(tokenHashOf(request), request.ip ?? 'unknown', config)
+    const address = request.ip ?? 'unknown';
+    const counted = isHookPath(request.path)
+      ? store.hit(null, `hook:${address}`, { rateLimitAnon: config.rateLimitHooks, rateLimitUser: config.rateLimitHooks })
+      : store.hit(tokenHashOf(request), address, config);
+    counted
       .then((hit) => {
         response.setHeader('X-RateLimit-Limit', String(hit.limit));
         response.setHeader('X-RateLimit-Remaining', String(hit.remaining));

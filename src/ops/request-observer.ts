@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
+import { isHookPath } from '../common/http/hook-paths';
 import type { RouteTable } from '../common/http/route-table';
 import type { OpsMetrics } from './metrics';
 
@@ -18,7 +19,8 @@ export function requestIdOf(request: Request): string | undefined {
 function routeLabel(routes: RouteTable, path: string): string {
   if (OPS_PATHS.has(path)) return path;
   if (path.startsWith('/api/docs')) return '/api/docs';
-  if (path === '/api' || path.startsWith('/api/')) return routes.match(path)?.pattern ?? 'unmatched';
+  // The repository hooks (exact paths only) are routes too: `/hooks/github/`, `/hooks/update/:project/`, ….
+  if (path === '/api' || path.startsWith('/api/') || isHookPath(path)) return routes.match(path)?.pattern ?? 'unmatched';
   return 'unmatched';
 }
 

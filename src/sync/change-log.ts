@@ -18,9 +18,18 @@ export interface ChangeEntry {
   details?: Record<string, unknown>;
 }
 
-/** Inserts `entries` in order with one statement; ids and clock_timestamp() follow that order. */
+/** Rows per INSERT: a scan records one change per new string, so a big import inserts in batches. */
+const BATCH = 5000;
+
+/**
+ * Inserts `entries` in order, one multi-row statement per batch of rows (never a round trip per row); ids
+ * and clock_timestamp() follow that order.
+ */
 export async function recordChanges(manager: EntityManager, scope: ChangeScope, entries: readonly ChangeEntry[]): Promise<void> {
-  if (entries.length === 0) return;
+  for (let i = 0; i < entries.length; i += BATCH) await insertBatch(manager, scope, entries.slice(i, i + BATCH));
+}
+
+async function insertBatch(manager: EntityManager, scope: ChangeScope, entries: readonly ChangeEntry[]): Promise<void> {
   await manager.query(
     `INSERT INTO changes (action, unit_id, target, old, details, project_id, component_id, translation_id, language_id)
      SELECT r.action, r.unit_id, r.target, r.old, r.details::jsonb, $6, $7, $8, $9

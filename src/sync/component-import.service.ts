@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Component } from '../modules/components/component.entity';
 import type { CommitInfo } from '../vcs/commit-info';
 import { GitCommandError } from '../vcs/git-runner';
@@ -7,7 +8,10 @@ import { recordChanges } from './change-log';
 import { withComponentLock } from './component-lock';
 import { ComponentScanner, type ScannableComponent, type ScanResult } from './component-scanner';
 import type { SyncProgressListener } from './sync-progress';
-import { ACTION_FAILED_MERGE, ACTION_MERGE } from './unit-sync-plan';
+import { componentContext } from './commit-context';
+import { DEFAULT_MESSAGE_TEMPLATES } from './component-defaults';
+import { MessageTemplateError, renderMessageTemplate } from './message-template';
+import { ACTION_FAILED_MERGE, ACTION_FAILED_REBASE, ACTION_MERGE, ACTION_REBASE } from './unit-sync-plan';
 import { WorkingCopyService, type ComponentRepositorySettings } from './working-copy.service';
 
 // The operations that move data between a component's repository and the database: the first import
@@ -60,6 +64,7 @@ export class ComponentImportService {
     private readonly dataSource: DataSource,
     private readonly workingCopies: WorkingCopyService,
     private readonly scanner: ComponentScanner,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Clones the repository (unless already cloned) and reads every translation file into the database. */
@@ -109,16 +114,20 @@ export class ComponentImportService {
       }
       const { behind } = await repository.aheadBehind();
       if (behind === 0) return { result: true };
-      // merge_style "rebase" is merged as well: GitRepository offers merge only, and with no local commits
-      // (Glossa commits nothing yet) both end in the same fast-forward.
-      const merge = await repository.mergeUpstream();
+      // Weblate's update_branch: merge_style "rebase" replays the local commits on upstream (21, failure 23);
+      // "merge" and "merge_noff" make a merge commit with the rendered merge_message (20, failure 22).
+      const rebase = component.mergeStyle === 'rebase';
+      const outcome = rebase
+        ? await repository.rebaseUpstream()
+        : await repository.mergeUpstream(this.mergeMessage(component), { noFastForward: component.mergeStyle === 'merge_noff' });
       const scope = { projectId: component.projectId, componentId, translationId: null, languageId: null };
-      if (!merge.merged) {
-        const detail = merge.conflict ?? 'Merge failed.';
-        await recordChanges(this.dataSource.manager, scope, [{ action: ACTION_FAILED_MERGE, unitId: null, target: detail, old: '' }]);
+      if (!outcome.merged) {
+        const detail = outcome.conflict ?? (rebase ? 'Rebase failed.' : 'Merge failed.');
+        const action = rebase ? ACTION_FAILED_REBASE : ACTION_FAILED_MERGE;
+        await recordChanges(this.dataSource.manager, scope, [{ action, unitId: null, target: detail, old: '' }]);
         return { result: false, detail };
       }
-      await recordChanges(this.dataSource.manager, scope, [{ action: ACTION_MERGE, unitId: null, target: '', old: '' }]);
+      await recordChanges(this.dataSource.manager, scope, [{ action: rebase ? ACTION_REBASE : ACTION_MERGE, unitId: null, target: '', old: '' }]);
       await this.scanner.scan(component, repository);
       return { result: true };
     });
@@ -159,6 +168,21 @@ export class ComponentImportService {
       [componentId],
     );
     return rows.length > 0 && (rows[0].action === 22 || rows[0].action === 23) ? rows[0].target : null;
+  }
+
+  /**
+   * The component's merge_message rendered with the component variables (site_title is SITE_TITLE), as
+   * Weblate renders it for the merge commit; a template that cannot be rendered falls back to Weblate's default.
+   */
+  private mergeMessage(component: ScannableComponent): string {
+    const names = { projectName: component.project.name, projectSlug: component.project.slug, name: component.name, slug: component.slug, branch: component.branch };
+    const context = componentContext(names, this.config);
+    try {
+      return renderMessageTemplate(component.mergeMessage, context);
+    } catch (error) {
+      if (!(error instanceof MessageTemplateError)) throw error;
+      return renderMessageTemplate(DEFAULT_MESSAGE_TEMPLATES.mergeMessage, context);
+    }
   }
 
   private async load(componentId: number): Promise<ScannableComponent> {

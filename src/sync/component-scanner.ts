@@ -1,8 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { FileParser, LIMIT_SETTINGS } from '../formats/file-parser';
-import { FormatLimitError, FormatParseError, type ParsedUnit, type TranslationFileFormat } from '../formats/format';
-import { getFileFormat } from '../formats/format.registry';
+import { FormatLimitError, FormatParseError } from '../formats/format';
+import { getFileFormat, usesTemplate } from '../formats/format.registry';
+import type { ParseOutcome } from '../formats/parse-worker/parser-pool';
+import type { FileFormat, PluralDeclaration } from '../formats/store';
 import type { Component } from '../modules/components/component.entity';
 import { gitBlobHash } from '../vcs/git-blob-hash';
 import type { GitRepository } from '../vcs/git.repository';
@@ -12,12 +14,20 @@ import { recordChanges, type ChangeScope } from './change-log';
 import { LanguageResolver, type KnownLanguage } from './language-resolver';
 import { ignoreProgress, type SyncProgressListener } from './sync-progress';
 import { refreshTranslationStatistics } from './translation-statistics';
-import { mapInSlices, sourceDrafts, templateStrings, translationDrafts, unitsByContext, type TemplateString, type UnitDraft } from './unit-drafts';
-import { applyUnitSyncPlan, loadStoredUnits, loadUnitIdsByHash } from './unit-store';
+import { bilingualSourceStrings } from './bilingual-sources';
+import { failureLine, updateParseErrorAlert, type FileFailure } from './component-alerts';
+import { bilingualDrafts, mapInSlices, sourceDrafts, stateRules, templateStrings, translationDrafts, unitsByContext, type StateRules, type TemplateString, type UnitDraft } from './unit-drafts';
+import { ACTION_NEW_SOURCE, ACTION_NEW_STRING } from '../modules/changes/change-actions';
+import { applyUnitSyncPlan, loadStoredUnits, loadUnitIdsByHash, type NewUnitHistory } from './unit-store';
 import { ACTION_PARSE_ERROR, ACTION_RESOURCE_UPDATE, planUnitSyncInSlices } from './unit-sync-plan';
+import { checkImportedUnits } from './import-checks';
+import { refreshComponentSourceChecks } from './source-unit-checks';
+import { recheckUnits, unitsWithSiblings, type TranslationCheckSettings } from './unit-checks';
 
 // Reads a component's files from its working copy into translations and units: Weblate's
-// `create_translations` + `Translation.check_sync` for monolingual formats. Files are read one at a time
+// `create_translations` + `Translation.check_sync` (formats.md §2.1) for every registered format. Monolingual
+// components (a template) take their strings from the template; bilingual ones from the files themselves
+// (plus new_base). Files are read one at a time
 // and parsed in a worker thread within the configured limits (FileParser); a translation file that cannot
 // be read, parsed or stored is reported (task log, change 24 "Could not parse translation") and skipped,
 // and the other files are imported (issue 10, items 9 and 10). Only the template is indispensable.
@@ -45,6 +55,14 @@ export interface ScanResult {
 /** The configuration cannot be scanned at all (unknown format, missing template). Safe to show to users. */
 export class ComponentScanError extends Error {
   override readonly name = 'ComponentScanError';
+
+  constructor(
+    message: string,
+    /** The template (or intermediate) file that could not be read, for the component's ParseError alert. */
+    readonly failure?: FileFailure,
+  ) {
+    super(message);
+  }
 }
 
 /** The component's source translation as far as the scan knows it. */
@@ -60,10 +78,30 @@ interface TranslationFile {
   languageCode: string;
   filename: string;
   isSource: boolean;
+  sourceLanguageCode: string;
 }
 
-/** A file skipped for a reason worth telling the administrator (the task log and a change 24 carry it). */
-class SkippedFileError extends Error {}
+/** A file skipped for a reason worth telling the administrator (the task log, a change 24 and the ParseError alert carry it). */
+export class SkippedFileError extends Error {
+  constructor(
+    message: string,
+    readonly failure?: FileFailure,
+  ) {
+    super(message);
+  }
+}
+
+/** How the scan reads a component's files. */
+interface ScanSetup {
+  format: FileFormat;
+  /** Units come from the template (formats.md §2.1). */
+  monolingual: boolean;
+  rules: StateRules;
+  strings: TemplateString[];
+  /** Git blob of the template ("" without one). */
+  templateBlob: string;
+  templateContent: Buffer | null;
+}
 
 @Injectable()
 export class ComponentScanner {
@@ -80,12 +118,13 @@ export class ComponentScanner {
       warnings.push(line);
       this.logger.warn(`${component.project.slug}/${component.slug}: ${line}`);
     };
-    const format = this.formatOf(component);
-    const templateContent = await this.readTemplate(component, repository);
-    const templateBlob = gitBlobHash(templateContent);
-    const templateUnits = await this.parseTemplate(format, templateContent, component.template, warn);
-    const strings = await mapInSlices(templateUnits, (slice) => templateStrings(slice, component.sourceLanguage.code));
     const files = await this.translationFiles(component, repository, warn);
+    const failures: FileFailure[] = [];
+    const setup = await this.setup(component, repository, files, warn).catch(async (error: unknown) => {
+      // The template cannot be read: nothing is imported, the alert names it.
+      if (error instanceof ComponentScanError && error.failure) await updateParseErrorAlert(this.dataSource, component, [error.failure]);
+      throw error;
+    });
     const existing = await this.existingRevisions(component.id);
 
     const onProgress = options.onProgress ?? ignoreProgress;
@@ -104,20 +143,19 @@ export class ComponentScanner {
     for (const [index, file] of files.entries()) {
       const known = existing.get(file.language.id);
       try {
-        // Git blob of the file, then of the template (weblate-api.md §11.3).
-        const content = file.isSource ? templateContent : await this.readTranslationFile(repository, file.filename);
-        const revision = `${file.isSource ? templateBlob : gitBlobHash(content)},${templateBlob}`;
-        if (known && known.revision === revision && !options.force) {
+        const read = await this.readFile(setup, repository, file);
+        if (known && known.revision === read.revision && !options.force && !(file.isSource && !setup.monolingual)) {
           keptIds.push(known.id);
         } else {
-          const drafts = await this.drafts(format, file, content, strings, warn);
-          keptIds.push(await this.syncTranslation(component, file, revision, drafts, source));
+          const { drafts, plural } = await this.drafts(setup, file, read.content, warn);
+          keptIds.push(await this.syncTranslation(component, file, read.revision, drafts, source, plural));
           rescanned += 1;
         }
       } catch (error) {
         if (!(error instanceof SkippedFileError)) throw error;
         // The translation keeps what it had (Weblate keeps the last good state of a file it cannot parse).
         warn(error.message);
+        failures.push(error.failure ?? { filename: file.filename, line: null, error: error.message });
         await this.recordParseError(component, known?.id ?? null, file, error.message);
         if (known) keptIds.push(known.id);
       }
@@ -131,30 +169,69 @@ export class ComponentScanner {
       'SELECT count(*)::int AS units FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.component_id = $1',
       [component.id],
     );
+    await updateParseErrorAlert(this.dataSource, component, failures);
+    // The deferred project-wide pass of `inconsistent` (Weblate's batch checks, §3.2): only strings another
+    // component of the project shares.
+    if (rescanned > 0) await this.dataSource.transaction(async (manager) => recheckUnits(manager, await unitsWithSiblings(manager, component.id)));
+    // The component-wide pass of the batch source checks (multiple_failures, long_untranslated; §1.6, §3.2).
+    if (rescanned > 0) await this.dataSource.transaction((manager) => refreshComponentSourceChecks(manager, component.id));
     await onProgress(99, warnings.slice(logged));
     return { translations: keptIds.length, units, rescanned, warnings };
   }
 
-  private formatOf(component: Component): TranslationFileFormat {
+  private formatOf(component: Component): FileFormat {
     const format = getFileFormat(component.fileFormat);
     if (!format) throw new ComponentScanError(`Unsupported file format: ${component.fileFormat}`);
-    // Glossa's formats are monolingual: the template's keys are the strings (languages §2.1).
-    if (format.monolingual && !component.template) {
+    if (format.kind === 'mono' && !component.template) {
       throw new ComponentScanError('This file format needs a monolingual base language file (template).');
     }
     return format;
   }
 
+  /** The format and the source strings: the template's (monolingual) or the files' own (bilingual). */
+  private async setup(component: ScannableComponent, repository: GitRepository, files: readonly TranslationFile[], warn: (line: string) => void): Promise<ScanSetup> {
+    const format = this.formatOf(component);
+    const monolingual = usesTemplate(format, component.template);
+    const rules = stateRules(format.id, component.project.translationReview);
+    const sourceCode = component.sourceLanguage.code;
+    if (!monolingual) {
+      const strings = await bilingualSourceStrings(files, sourceCode, {
+        newBase: component.newBase ? () => this.readTemplate(component.newBase, repository) : null,
+        read: (file) => this.readTranslationFile(repository, file.filename),
+        parse: (content, file) => this.parser.parse(format, content, file?.language.code ?? sourceCode).then((outcome) => outcome.units),
+        skippable: (error) => error instanceof SkippedFileError || error instanceof FormatParseError,
+      });
+      return { format, monolingual, rules, strings, templateBlob: '', templateContent: null };
+    }
+    const templateContent = await this.readTemplate(component.template, repository);
+    const templateUnits = await this.parseIndispensable(format, templateContent, component.template, sourceCode, warn);
+    // Weblate's intermediate file: the source text shown to translators, keyed like the template.
+    const intermediate = component.intermediate
+      ? unitsByContext(await this.parseIndispensable(format, await this.readTemplate(component.intermediate, repository), component.intermediate, sourceCode, warn))
+      : undefined;
+    const strings = await mapInSlices(templateUnits, (slice) => templateStrings(slice, sourceCode, intermediate));
+    return { format, monolingual, rules, strings, templateBlob: gitBlobHash(templateContent), templateContent };
+  }
+
+  /** A file's content and revision (git blob of the file, then of the template, weblate-api.md §11.3). */
+  private async readFile(setup: ScanSetup, repository: GitRepository, file: TranslationFile): Promise<{ content: Buffer | null; revision: string }> {
+    if (file.isSource) {
+      return { content: setup.templateContent, revision: setup.monolingual ? `${setup.templateBlob},${setup.templateBlob}` : '' };
+    }
+    const content = await this.readTranslationFile(repository, file.filename);
+    return { content, revision: `${gitBlobHash(content)},${setup.templateBlob}` };
+  }
+
   /** The template, within MAX_FILE_BYTES; without it nothing can be imported, so every problem stops the scan. */
-  private async readTemplate(component: Component, repository: GitRepository): Promise<Buffer> {
+  private async readTemplate(filename: string, repository: GitRepository): Promise<Buffer> {
     try {
-      return await this.readChecked(repository, component.template);
+      return await this.readChecked(repository, filename);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        throw new ComponentScanError(`Template file not found: ${component.template}`);
+        throw new ComponentScanError(`Template file not found: ${filename}`);
       }
       const problem = fileProblem(error);
-      if (problem !== null) throw new ComponentScanError(`Could not read ${component.template}: ${problem}`);
+      if (problem !== null) throw new ComponentScanError(`Could not read ${filename}: ${problem}`, { filename, line: null, error: problem });
       throw error;
     }
   }
@@ -165,7 +242,7 @@ export class ComponentScanner {
       return await this.readChecked(repository, filename);
     } catch (error) {
       const problem = fileProblem(error);
-      if (problem !== null) throw new SkippedFileError(`Skipping ${filename}: ${problem}`);
+      if (problem !== null) throw new SkippedFileError(`Skipping ${filename}: ${problem}`, { filename, line: null, error: problem });
       throw error;
     }
   }
@@ -176,34 +253,43 @@ export class ComponentScanner {
     return repository.readFile(filename);
   }
 
-  /** The template's units; a template that cannot be parsed stops the scan. */
-  private async parseTemplate(format: TranslationFileFormat, content: Buffer, filename: string, warn: (line: string) => void): Promise<ParsedUnit[]> {
+  /** The units of the template (or intermediate); one that cannot be parsed stops the scan. */
+  private async parseIndispensable(format: FileFormat, content: Buffer, filename: string, languageCode: string, warn: (line: string) => void) {
     try {
-      return await this.parse(format, content, filename, warn);
+      return (await this.parse(format, content, filename, languageCode, warn)).units;
     } catch (error) {
-      if (error instanceof SkippedFileError) throw new ComponentScanError(error.message);
+      if (error instanceof SkippedFileError) throw new ComponentScanError(error.message, error.failure);
       throw error;
     }
   }
 
   /** Parses a file in the parse worker; a bad file or one past a limit is a SkippedFileError naming it and the problem. */
-  private async parse(format: TranslationFileFormat, content: Buffer, filename: string, warn: (line: string) => void): Promise<ParsedUnit[]> {
+  private async parse(format: FileFormat, content: Buffer, filename: string, languageCode: string, warn: (line: string) => void): Promise<ParseOutcome> {
     try {
-      const outcome = await this.parser.parse(format, content);
+      const outcome = await this.parser.parse(format, content, languageCode);
       for (const context of outcome.duplicates) warn(`${filename}: duplicate string "${context}" skipped`);
       const unreported = outcome.duplicateCount - outcome.duplicates.length;
       if (unreported > 0) warn(`${filename}: ${unreported} more duplicate strings skipped`);
-      return outcome.units;
+      return outcome;
     } catch (error) {
-      if (error instanceof FormatParseError) throw new SkippedFileError(`Could not parse ${filename}: ${describeParseError(error)}`);
+      if (error instanceof FormatParseError) {
+        const problem = describeParseError(error);
+        throw new SkippedFileError(`Could not parse ${filename}: ${problem}`, { filename, line: failureLine(error.message), error: problem });
+      }
       throw error;
     }
   }
 
-  private async drafts(format: TranslationFileFormat, file: TranslationFile, content: Buffer, strings: readonly TemplateString[], warn: (line: string) => void): Promise<UnitDraft[]> {
-    if (file.isSource) return mapInSlices(strings, sourceDrafts);
-    const byContext = unitsByContext(await this.parse(format, content, file.filename, warn));
-    return mapInSlices(strings, (slice) => translationDrafts(slice, byContext));
+  private async drafts(setup: ScanSetup, file: TranslationFile, content: Buffer | null, warn: (line: string) => void): Promise<{ drafts: UnitDraft[]; plural?: PluralDeclaration }> {
+    if (file.isSource || content === null) return { drafts: await mapInSlices(setup.strings, sourceDrafts) };
+    const outcome = await this.parse(setup.format, content, file.filename, file.language.code, warn);
+    const sourceCode = file.sourceLanguageCode;
+    // The file's own plural (PO Plural-Forms), else the one the format derives from the language (stringsdict).
+    const languagePlural = file.language.plural;
+    const plural = outcome.plural ?? (languagePlural ? setup.format.translationPlural?.(file.language.code, languagePlural) : undefined);
+    if (!setup.monolingual) return { drafts: await mapInSlices(outcome.units, (slice) => bilingualDrafts(slice, sourceCode, setup.rules)), plural };
+    const byContext = unitsByContext(outcome.units);
+    return { drafts: await mapInSlices(setup.strings, (slice) => translationDrafts(slice, byContext, setup.rules)), plural };
   }
 
   /** The source translation (its file is the template) followed by one translation per matched file. */
@@ -215,6 +301,7 @@ export class ComponentScanner {
         languageCode: source.code,
         filename: component.template,
         isSource: true,
+        sourceLanguageCode: source.code,
       },
     ];
     const resolver = new LanguageResolver(await this.knownLanguages(), component.project.languageAliases);
@@ -235,13 +322,16 @@ export class ComponentScanner {
       }
       taken.add(language.id);
       // Read later, one at a time: only one file of a component is in memory at once.
-      files.push({ language, languageCode: match.languageCode, filename: match.path, isSource: false });
+      files.push({ language, languageCode: match.languageCode, filename: match.path, isSource: false, sourceLanguageCode: source.code });
     }
     return files;
   }
 
   private async knownLanguages(): Promise<KnownLanguage[]> {
-    return this.dataSource.query('SELECT id, code, aliases FROM languages ORDER BY id');
+    const rows: Array<{ id: number; code: string; aliases: string[]; plural_number: number; plural_formula: string }> = await this.dataSource.query(
+      'SELECT id, code, aliases, plural_number, plural_formula FROM languages ORDER BY id',
+    );
+    return rows.map((row) => ({ id: row.id, code: row.code, aliases: row.aliases, plural: { number: row.plural_number, formula: row.plural_formula } }));
   }
 
   private async existingRevisions(componentId: number): Promise<Map<number, { id: number; revision: string }>> {
@@ -256,9 +346,9 @@ export class ComponentScanner {
    * One transaction per translation: units, history and statistics change together. The source translation
    * comes first; it fills in `source` so the translations after it can link their units to its units.
    */
-  private async syncTranslation(component: ScannableComponent, file: TranslationFile, revision: string, drafts: UnitDraft[], source: SourceTranslation): Promise<number> {
+  private async syncTranslation(component: ScannableComponent, file: TranslationFile, revision: string, drafts: UnitDraft[], source: SourceTranslation, plural?: PluralDeclaration): Promise<number> {
     try {
-      return await this.storeTranslation(component, file, revision, drafts, source);
+      return await this.storeTranslation(component, file, revision, drafts, source, plural);
     } catch (error) {
       // A value PostgreSQL refuses (SQLSTATE class 22, "data exception", e.g. a file name longer than the
       // column): the transaction rolled back, so the file is skipped like one that cannot be parsed.
@@ -270,20 +360,33 @@ export class ComponentScanner {
     }
   }
 
-  private storeTranslation(component: ScannableComponent, file: TranslationFile, revision: string, drafts: UnitDraft[], source: SourceTranslation): Promise<number> {
+  private storeTranslation(component: ScannableComponent, file: TranslationFile, revision: string, drafts: UnitDraft[], source: SourceTranslation, plural?: PluralDeclaration): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const id = await upsertTranslation(manager, component.id, file);
+      const id = await upsertTranslation(manager, component.id, file, plural ?? null);
       const stored = await loadStoredUnits(manager, id);
       const plan = await planUnitSyncInSlices(stored, drafts, file.isSource);
+      // Every string the scan creates records a change (issue 12), as Weblate's does: 13 "New source string"
+      // in the source translation, 44 "New string to translate" in the others (the 4.x codes; 5.x calls them
+      // 90/71), with the unit and its text. They come first, then 59/30 for changed strings, then 0.
+      const history: NewUnitHistory = {
+        action: file.isSource ? ACTION_NEW_SOURCE : ACTION_NEW_STRING,
+        projectId: component.projectId,
+        componentId: component.id,
+        languageId: file.language.id,
+      };
       if (file.isSource) {
-        const inserted = await applyUnitSyncPlan(manager, id, plan, 'self');
+        const inserted = await applyUnitSyncPlan(manager, id, plan, 'self', history);
         const deleted = new Set(plan.deletes);
         source.id = id;
         source.unitIds = new Map([...stored.filter((unit) => !deleted.has(unit.id)).map((unit) => [unit.idHash, unit.id] as const), ...inserted]);
+        // Source checks of the strings that changed (checks-suggestions-search.md §1.6), stored on the source units.
+        await checkImportedUnits(manager, id, id, { ...this.checkSettings(component, file), isSource: true }, [...plan.inserts, ...plan.updates]);
       } else {
         // The source translation was unchanged (not rescanned): read its unit ids once.
         if (source.unitIds === null && source.id !== null) source.unitIds = await loadUnitIdsByHash(manager, source.id);
-        await applyUnitSyncPlan(manager, id, plan, source.unitIds ?? new Map());
+        await applyUnitSyncPlan(manager, id, plan, source.unitIds ?? new Map(), history);
+        // Quality checks of what changed, in the same pass (checks-suggestions-search.md §3.2).
+        await checkImportedUnits(manager, id, source.id, this.checkSettings(component, file), [...plan.inserts, ...plan.updates]);
       }
       // Unit changes first, then "Resource update", the order Weblate's check_sync writes them in.
       await recordChanges(manager, this.scope(component, id, file.language.id), [
@@ -294,6 +397,10 @@ export class ComponentScanner {
       await refreshTranslationStatistics(manager, [id]);
       return id;
     });
+  }
+
+  private checkSettings(component: ScannableComponent, file: TranslationFile): TranslationCheckSettings {
+    return { fileFormat: component.fileFormat, checkFlags: component.checkFlags, languageCode: file.language.code, sourceLanguageCode: component.sourceLanguage.code };
   }
 
   private async recordParseError(component: ScannableComponent, translationId: number | null, file: TranslationFile, message = ''): Promise<void> {
@@ -322,15 +429,17 @@ function describeParseError(error: FormatParseError): string {
   return error instanceof FormatLimitError ? `${error.message} (${LIMIT_SETTINGS[error.kind]})` : error.message;
 }
 
-async function upsertTranslation(manager: EntityManager, componentId: number, file: TranslationFile): Promise<number> {
+async function upsertTranslation(manager: EntityManager, componentId: number, file: TranslationFile, plural: PluralDeclaration | null): Promise<number> {
+  // The plural the file declares (PO Plural-Forms), else null: the language's (formats.md §2.3).
   const [{ id }] = await manager.query(
-    `INSERT INTO translations (component_id, language_id, language_code, filename, is_source, is_template)
-     VALUES ($1, $2, $3, $4, $5, $5)
+    `INSERT INTO translations (component_id, language_id, language_code, filename, is_source, is_template, plural_number, plural_formula)
+     VALUES ($1, $2, $3, $4, $5, $5, $6, $7)
      ON CONFLICT (component_id, language_id) DO UPDATE
         SET language_code = EXCLUDED.language_code, filename = EXCLUDED.filename,
-            is_source = EXCLUDED.is_source, is_template = EXCLUDED.is_template
+            is_source = EXCLUDED.is_source, is_template = EXCLUDED.is_template,
+            plural_number = EXCLUDED.plural_number, plural_formula = EXCLUDED.plural_formula
      RETURNING id`,
-    [componentId, file.language.id, file.languageCode, file.filename, file.isSource],
+    [componentId, file.language.id, file.languageCode, file.filename, file.isSource, plural?.number ?? null, plural?.formula ?? null],
   );
   return id;
 }

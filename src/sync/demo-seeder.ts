@@ -76,6 +76,8 @@ export class DemoSeeder {
           projectId: project.id,
           sourceLanguageId,
           repo: repository,
+          // Pushes go back to the demo repository (it accepts them), so the whole round trip can be tried.
+          push: repository,
           branch: DEMO_BRANCH,
         }),
       );

@@ -7,6 +7,8 @@ export interface KnownLanguage {
   id: number;
   code: string;
   aliases: string[];
+  /** The language's default plural (formats whose translations derive their plural from it, formats.md §2.3). */
+  plural?: { number: number; formula: string };
 }
 
 /** `pt-BR` and `PT_br` both become `pt_br`: Weblate codes use `_` between language and region. */

@@ -4,10 +4,12 @@ import { recordChanges } from '../modules/changes/change-recorder';
 import { gitBlobHash } from '../vcs/git-blob-hash';
 import { FileParser } from '../formats/file-parser';
 import { FormatParseError, FormatWriteError } from '../formats/format';
+import type { UnitKey } from '../formats/store';
 import { GitCommandError } from '../vcs/git-runner';
 import type { GitRepository } from '../vcs/git.repository';
 import { UnsafePathError } from '../vcs/safe-path';
 import { ComponentImportService } from './component-import.service';
+import { authorIdentity } from './commit-context';
 import { ComponentScanError, ComponentScanner } from './component-scanner';
 import { NOT_CLONED_DETAIL, WriteBackError, WriteBackService, type OperationOutcome, type WritableComponent } from './write-back.service';
 
@@ -107,8 +109,11 @@ export class RepositoryOperationsService {
         );
         if (!translation || translation.filename === '') return { result: true };
         if ((await fileExists(repository, translation.filename))) return { result: true };
+        // From new_base, else the format's new-file content (formats.md §2.4); a format without one refuses.
         const base = component.newBase ? await this.writeBack.readWithinLimit(repository, component.newBase) : null;
-        const content = await this.parser.newTranslationFile(this.writeBack.formatOf(component), base);
+        const context = await this.writeBack.writeContextFor(component, repository, translationId, await authorIdentity(this.dataSource.manager, actorId));
+        const content = await this.parser.create(this.writeBack.formatOf(component), base, context);
+        if (content === null) return { result: false, detail: 'This file format cannot start a new translation without a template for new translations (new_base).' };
         await repository.writeFile(translation.filename, content);
         const info = { id: translationId, languageCode: translation.code, languageName: translation.name, filename: translation.filename };
         await this.writeBack.commitFiles(component, repository, [translation.filename], component.addMessage, info, actorId);
@@ -151,11 +156,11 @@ export class RepositoryOperationsService {
    * Strings were removed (§10.2 DELETE): pending units are committed first, then the keys leave every file
    * of the component, one commit per file with `commit_message`, as Weblate's delete_unit does.
    */
-  removeStrings(componentId: number, contexts: string[], actorId: number | null): Promise<OperationOutcome> {
+  removeStrings(componentId: number, keys: UnitKey[], actorId: number | null): Promise<OperationOutcome> {
     return this.guard(componentId, 'remove string', () =>
       this.writeBack.withWorkingCopy(componentId, async (component, repository) => {
         await this.writeBack.commitLocked(component, repository, null, actorId);
-        const removed = new Set(contexts);
+        const removed = new Set(keys.map((key) => key.context));
         const format = this.writeBack.formatOf(component);
         const translations: Array<{ id: number; filename: string; code: string; name: string }> = await this.dataSource.query(
           `SELECT t.id, t.filename, l.code, l.name FROM translations t JOIN languages l ON l.id = t.language_id
@@ -164,8 +169,9 @@ export class RepositoryOperationsService {
         );
         for (const translation of translations) {
           const current = await this.writeBack.readWithinLimit(repository, translation.filename);
-          if (current === null || !(await this.parser.parse(format, current)).units.some((leaf) => removed.has(leaf.context))) continue;
-          await repository.writeFile(translation.filename, await this.parser.applyUnits(format, current, [], removed));
+          if (current === null || !(await this.parser.parse(format, current, translation.code)).units.some((unit) => removed.has(unit.context))) continue;
+          const context = await this.writeBack.writeContextFor(component, repository, translation.id, await authorIdentity(this.dataSource.manager, actorId));
+          await repository.writeFile(translation.filename, await this.parser.write(format, current, { update: [], remove: keys }, context));
           const info = { id: translation.id, languageCode: translation.code, languageName: translation.name, filename: translation.filename };
           await this.writeBack.commitFiles(component, repository, [translation.filename], component.commitMessage, info, actorId);
         }

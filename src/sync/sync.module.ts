@@ -3,10 +3,13 @@ import { FormatsModule } from '../formats/formats.module';
 import { CommitPendingScheduler } from './commit-pending.scheduler';
 import { ComponentImportService } from './component-import.service';
 import { ComponentScanner } from './component-scanner';
+import { ComponentRecheckScheduler } from './component-recheck.scheduler';
 import { ComponentTaskScheduler } from './component-task.scheduler';
 import { DemoSeeder } from './demo-seeder';
+import { PullTaskScheduler } from './pull-task.scheduler';
 import { RemovalTaskScheduler } from './removal-task.scheduler';
 import { RepositoryOperationsService } from './repository-operations.service';
+import { SourceUploadService } from './source-upload.service';
 import { WorkingCopyService } from './working-copy.service';
 import { WriteBackService } from './write-back.service';
 
@@ -17,7 +20,7 @@ import { WriteBackService } from './write-back.service';
  */
 @Module({
   imports: [FormatsModule],
-  providers: [WorkingCopyService, ComponentScanner, ComponentImportService, ComponentTaskScheduler, DemoSeeder, WriteBackService, RepositoryOperationsService, CommitPendingScheduler, RemovalTaskScheduler],
-  exports: [ComponentImportService, ComponentTaskScheduler, DemoSeeder, WorkingCopyService, WriteBackService, RepositoryOperationsService, CommitPendingScheduler, RemovalTaskScheduler],
+  providers: [WorkingCopyService, ComponentScanner, ComponentImportService, ComponentTaskScheduler, ComponentRecheckScheduler, DemoSeeder, WriteBackService, RepositoryOperationsService, CommitPendingScheduler, RemovalTaskScheduler, PullTaskScheduler, SourceUploadService],
+  exports: [ComponentImportService, ComponentTaskScheduler, ComponentRecheckScheduler, DemoSeeder, WorkingCopyService, WriteBackService, RepositoryOperationsService, CommitPendingScheduler, RemovalTaskScheduler, PullTaskScheduler, SourceUploadService],
 })
 export class SyncModule {}

@@ -11,7 +11,7 @@ export async function loadStoredUnits(manager: EntityManager, translationId: num
   return manager.query(
     `SELECT id, id_hash AS "idHash", context, source, target, state, previous_source AS "previousSource",
             position, content_hash AS "contentHash", num_words AS "numWords", num_chars AS "numChars",
-            pending, file_location AS "fileLocation"
+            pending, note, location, flags
        FROM units WHERE translation_id = $1`,
     [translationId],
   );
@@ -30,14 +30,28 @@ export async function loadUnitIdsByHash(manager: EntityManager, translationId: n
 }
 
 /**
+ * The change each inserted unit records (issue 12: Weblate records a change for every string a scan creates),
+ * written by the statement that inserts the units: one data-modifying INSERT per batch stores units and their
+ * history together, with no ids travelling back and no per-row work in this process.
+ */
+export interface NewUnitHistory {
+  action: number;
+  projectId: number;
+  componentId: number;
+  languageId: number;
+}
+
+/**
  * Applies a plan to one translation. For the source translation (`self`) it resolves with the ids given
- * to the inserted units, by id_hash; otherwise with an empty map.
+ * to the inserted units, by id_hash; otherwise with an empty map. With `history`, every inserted unit
+ * records that change (unit, its text as target), in file order.
  */
 export async function applyUnitSyncPlan(
   manager: EntityManager,
   translationId: number,
   plan: UnitSyncPlan,
   sourceUnitIds: SourceUnitIds,
+  history: NewUnitHistory | null = null,
 ): Promise<Map<string, string>> {
   for (let i = 0; i < plan.deletes.length; i += BATCH) {
     await manager.query('DELETE FROM units WHERE id = ANY($1::bigint[])', [plan.deletes.slice(i, i + BATCH)]);
@@ -51,11 +65,11 @@ export async function applyUnitSyncPlan(
       // store both (instead of a second pass updating every row).
       const ids = await allocateUnitIds(manager, rows.length);
       rows.forEach((row, index) => inserted.set(row.idHash, ids[index]));
-      await insertUnits(manager, translationId, rows, ids, ids);
+      await insertUnits(manager, translationId, rows, ids, ids, history);
     } else {
       // Other translations link to the source units by id_hash; their own ids come from the column default.
       const sources = rows.map((row) => sourceUnitIds.get(row.idHash) ?? null);
-      await insertUnits(manager, translationId, rows, null, sources);
+      await insertUnits(manager, translationId, rows, null, sources, history);
     }
   }
   return inserted;
@@ -81,16 +95,18 @@ function columns(rows: readonly UnitValues[]): unknown[] {
     rows.map((r) => r.position),
     rows.map((r) => r.numWords),
     rows.map((r) => r.numChars),
-    rows.map((r) => JSON.stringify(r.location)),
+    rows.map((r) => r.note),
+    rows.map((r) => r.location),
+    rows.map((r) => r.flags),
   ];
 }
 
 const UNNEST_ARRAYS = `$1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::smallint[], $7::text[],
-         $8::int[], $9::int[], $10::int[], $11::text[], $12::bigint[]`;
+         $8::int[], $9::int[], $10::int[], $11::text[], $12::text[], $13::text[], $14::bigint[]`;
 
 function rowAlias(last: string): string {
   return `r(id_hash, content_hash, context, source, target, state, previous_source, position, num_words, num_chars,
-         file_location, ${last})`;
+         note, location, flags, ${last})`;
 }
 
 async function insertUnits(
@@ -99,14 +115,24 @@ async function insertUnits(
   rows: readonly UnitValues[],
   ids: readonly string[] | null,
   sourceUnitIds: ReadonlyArray<string | null>,
+  history: NewUnitHistory | null,
 ): Promise<void> {
+  const insert = `INSERT INTO units (${ids ? 'id, ' : ''}translation_id, source_unit_id, id_hash, content_hash, context, source, target, state,
+                        previous_source, position, num_words, num_chars, priority, note, location, flags)
+     SELECT ${ids ? 'r.id, ' : ''}$15, r.source_unit_id, r.id_hash, r.content_hash, r.context, r.source, r.target, r.state,
+            r.previous_source, r.position, r.num_words, r.num_chars, 100, r.note, r.location, r.flags
+       FROM unnest(${UNNEST_ARRAYS}, $16::bigint[]) AS ${rowAlias('id, source_unit_id')}`;
+  const parameters = [...columns(rows), ids ?? rows.map(() => null), translationId, sourceUnitIds];
+  if (!history) {
+    await manager.query(insert, parameters);
+    return;
+  }
+  // Change ids (and clock_timestamp()) follow the units' file order; scans have no user or author.
   await manager.query(
-    `INSERT INTO units (${ids ? 'id, ' : ''}translation_id, source_unit_id, id_hash, content_hash, context, source, target, state,
-                        previous_source, position, num_words, num_chars, priority, file_location)
-     SELECT ${ids ? 'r.id, ' : ''}$13, r.source_unit_id, r.id_hash, r.content_hash, r.context, r.source, r.target, r.state,
-            r.previous_source, r.position, r.num_words, r.num_chars, 100, r.file_location::jsonb
-       FROM unnest(${UNNEST_ARRAYS}, $14::bigint[]) AS ${rowAlias('id, source_unit_id')}`,
-    [...columns(rows), ids ?? rows.map(() => null), translationId, sourceUnitIds],
+    `WITH inserted AS (${insert} RETURNING id, target, position)
+     INSERT INTO changes (action, unit_id, target, old, details, project_id, component_id, translation_id, language_id)
+     SELECT $17, i.id, i.target, '', '{}'::jsonb, $18, $19, $15, $20 FROM inserted i ORDER BY i.position, i.id`,
+    [...parameters, history.action, history.projectId, history.componentId, history.languageId],
   );
 }
 
@@ -115,7 +141,7 @@ async function updateUnits(manager: EntityManager, rows: readonly UnitUpdate[]):
     `UPDATE units u
         SET content_hash = r.content_hash, context = r.context, source = r.source, target = r.target,
             state = r.state, previous_source = r.previous_source, position = r.position,
-            num_words = r.num_words, num_chars = r.num_chars, file_location = r.file_location::jsonb
+            num_words = r.num_words, num_chars = r.num_chars, note = r.note, location = r.location, flags = r.flags
        FROM unnest(${UNNEST_ARRAYS}) AS ${rowAlias('id')}
       WHERE u.id = r.id`,
     [...columns(rows), rows.map((r) => r.id)],

@@ -1,8 +1,10 @@
-import { JSON_NESTED_FORMAT } from '../formats/json-nested.format';
-import { sourceDrafts, templateStrings, translationDrafts, type UnitDraft } from './unit-drafts';
+import { JSON_NESTED_FILE_FORMAT } from '../formats/json-family/json.format';
+import type { StoreUnit } from '../formats/store';
+import { sourceDrafts, stateRules, templateStrings, translationDrafts as drafts, type TemplateString, type UnitDraft } from './unit-drafts';
 import { planUnitSync, planUnitSyncInSlices, type StoredUnit } from './unit-sync-plan';
 
-const parse = (json: string) => JSON_NESTED_FORMAT.parse(Buffer.from(json));
+const parse = (json: string) => JSON_NESTED_FILE_FORMAT.parse(Buffer.from(json)).units;
+const translationDrafts = (strings: TemplateString[], file: StoreUnit[]) => drafts(strings, file, stateRules('json-nested', true));
 
 function stored(drafts: UnitDraft[], overrides: Record<string, Partial<StoredUnit>> = {}): StoredUnit[] {
   return drafts.map((draft, index) => ({
@@ -18,7 +20,9 @@ function stored(drafts: UnitDraft[], overrides: Record<string, Partial<StoredUni
     numWords: draft.numWords,
     numChars: draft.numChars,
     pending: false,
-    fileLocation: JSON.parse(JSON.stringify(draft.location)),
+    note: draft.note,
+    location: draft.location,
+    flags: draft.flags,
     ...overrides[draft.context],
   }));
 }

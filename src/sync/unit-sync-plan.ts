@@ -1,16 +1,19 @@
-import { STATE_APPROVED, STATE_FUZZY, STATE_READONLY, STATE_TRANSLATED, type FileLocation, type UnitDraft } from './unit-drafts';
+import { ACTION_SOURCE_CHANGE } from '../modules/changes/change-actions';
+import { STATE_APPROVED, STATE_FUZZY, STATE_READONLY, STATE_TRANSLATED, type UnitDraft } from './unit-drafts';
 
 // Compares a translation's units in the database with what its file says now, Weblate's
-// `Unit.update_from_unit` rules for monolingual files (weblate-api.md §9.6, languages §5.2), and
+// `Unit.update_from_unit` rules (formats.md §2.2) (weblate-api.md §9.6, languages §5.2), and
 // produces set-based work: rows to insert, to update, to delete, and the history entries to record.
 // Units are matched by id_hash, so a string keeps its id (and its history) across rescans.
 
 /** Change actions the scan records (weblate-api.md §8.1). */
 export const ACTION_RESOURCE_UPDATE = 0;
 export const ACTION_MERGE = 20;
+export const ACTION_REBASE = 21;
 export const ACTION_FAILED_MERGE = 22;
+export const ACTION_FAILED_REBASE = 23;
 export const ACTION_PARSE_ERROR = 24;
-export const ACTION_SOURCE_CHANGE = 30;
+export { ACTION_SOURCE_CHANGE };
 export const ACTION_STRING_REPO_UPDATE = 59;
 
 export interface StoredUnit {
@@ -26,7 +29,9 @@ export interface StoredUnit {
   numWords: number;
   numChars: number;
   pending: boolean;
-  fileLocation: unknown;
+  note: string;
+  location: string;
+  flags: string;
 }
 
 /** The full content of a unit row as the scan sets it (inserts and updates alike). */
@@ -41,7 +46,10 @@ export interface UnitValues {
   position: number;
   numWords: number;
   numChars: number;
-  location: FileLocation;
+  note: string;
+  /** Source references (the `location` column). */
+  location: string;
+  flags: string;
 }
 
 export interface UnitUpdate extends UnitValues {
@@ -50,7 +58,6 @@ export interface UnitUpdate extends UnitValues {
 
 export interface PlannedChange {
   action: number;
-  /** Null for new units: they get no history entry of their own (see planUnitSync). */
   unitId: string | null;
   target: string;
   old: string;
@@ -69,8 +76,9 @@ export interface UnitSyncPlan {
  *
  * History: a unit whose text changed records 59 "String updated in the repository" with the new text
  * (and the old one in `old`); a translated unit whose source changed under an unchanged target turns
- * fuzzy, keeps the old source in previous_source and records 30 "Source string changed". New strings
- * record nothing: Weblate 4.x (the spec's era) has no "String added in the repository" action (71 is 5.x).
+ * fuzzy, keeps the old source in previous_source and records 30 "Source string changed". New strings are
+ * not in `changes`: their history is written by the statement that inserts them (unit-store.ts), which alone
+ * knows their ids.
  */
 export function planUnitSync(stored: readonly StoredUnit[], drafts: readonly UnitDraft[], isSource: boolean): UnitSyncPlan {
   const planner = new UnitSyncPlanner(stored, isSource);
@@ -110,7 +118,7 @@ class UnitSyncPlanner {
       seen.add(draft.idHash);
       const existing = byHash.get(draft.idHash);
       if (!existing) {
-        plan.inserts.push(valuesOf(draft, draft.target, isSource ? STATE_READONLY : draft.fileState, ''));
+        plan.inserts.push(valuesOf(draft, draft.target, isSource ? STATE_READONLY : draft.fileState, isSource ? '' : draft.filePreviousSource));
         continue;
       }
       const next = isSource ? sourceValues(draft) : translationValues(existing, draft);
@@ -140,8 +148,8 @@ function translationValues(existing: StoredUnit, draft: UnitDraft): UnitValues {
   // A unit edited in Glossa and not yet committed keeps its text; the file is stale for it (§5.2 pending).
   if (existing.pending) return valuesOf(draft, existing.target, existing.state, existing.previousSource);
   let state = draft.fileState;
-  let previousSource = '';
-  if (draft.target === existing.target) {
+  let previousSource = draft.filePreviousSource;
+  if (draft.target === existing.target && state !== STATE_READONLY) {
     if (draft.source !== existing.source && state >= STATE_TRANSLATED) {
       if (existing.state === STATE_FUZZY && existing.previousSource === draft.source) {
         // The source went back to what the translation was made for.
@@ -150,8 +158,9 @@ function translationValues(existing: StoredUnit, draft: UnitDraft): UnitValues {
         previousSource = existing.previousSource || existing.source;
         state = STATE_FUZZY;
       }
-    } else if (existing.state === STATE_FUZZY || existing.state === STATE_APPROVED) {
-      // JSON cannot store fuzzy or approved: keep what Glossa knows while the file did not change the text.
+    } else if (state === STATE_TRANSLATED && (existing.state === STATE_APPROVED || (existing.state === STATE_FUZZY && !draft.fileHasFuzzy))) {
+      // A format without that marker (JSON has neither fuzzy nor approved, PO has no approved): keep what
+      // Glossa knows while the file did not change the text (formats.md §2.2 step 2).
       state = existing.state;
       previousSource = existing.previousSource;
     }
@@ -171,7 +180,9 @@ function valuesOf(draft: UnitDraft, target: string, state: number, previousSourc
     position: draft.position,
     numWords: draft.numWords,
     numChars: draft.numChars,
+    note: draft.note,
     location: draft.location,
+    flags: draft.flags,
   };
 }
 
@@ -186,18 +197,8 @@ function differs(existing: StoredUnit, next: UnitValues): boolean {
     existing.contentHash !== next.contentHash ||
     existing.numWords !== next.numWords ||
     existing.numChars !== next.numChars ||
-    !sameLocation(existing.fileLocation, next.location)
+    existing.note !== next.note ||
+    existing.location !== next.location ||
+    existing.flags !== next.flags
   );
-}
-
-// Compared part by part: jsonb does not keep key order, and this runs for every unit of every rescan.
-function sameLocation(stored: unknown, location: FileLocation): boolean {
-  const candidate = stored as Partial<FileLocation> | null;
-  if (candidate === null || typeof candidate !== 'object' || candidate.valueType !== location.valueType) return false;
-  const path = candidate.path;
-  if (!Array.isArray(path) || path.length !== location.path.length) return false;
-  return location.path.every((part, index) => {
-    const other = path[index] as Record<string, unknown>;
-    return 'key' in part ? other.key === part.key && !('index' in other) : other.index === part.index && !('key' in other);
-  });
 }

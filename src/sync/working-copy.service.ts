@@ -4,12 +4,20 @@ import * as path from 'node:path';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ProcessClaims } from '../jobs/process-claims';
 import { GitRepository } from '../vcs/git.repository';
+import { assertGitIdentity, DEFAULT_COMMITTER, type GitIdentity } from '../vcs/git-identity';
 import type { GitRepositoryOptions } from '../vcs/git-repository.types';
 import { runGit } from '../vcs/git-runner';
+import { listRemoteFiles, type RemoteFiles } from '../vcs/remote-files';
 import { PUBLIC_HOSTS_ONLY } from '../vcs/repository-host-policy';
 import { assertRepositoryUrlAllowed } from '../vcs/repository-url-policy';
 
 // Components are clones under DATA_DIR (architecture.md "Runtime shape"): <dataDir>/vcs/<project>/<component>.
+
+/**
+ * How long validating a component may wait for its repository (issue 12): the request waits for it, so it is
+ * shorter than a background clone's limit; the probe reads file names only, which is quick for any healthy remote.
+ */
+export const PROBE_TIMEOUT_MS = 60_000;
 
 /** Where the demo repository is built (DemoSeeder); the one local repository allowed without the setting. */
 export const DEMO_REPOSITORY_DIRNAME = 'demo-repository';
@@ -56,13 +64,38 @@ export class WorkingCopyService {
     return path.isAbsolute(repo) && path.resolve(repo) === demo;
   }
 
-  /** The existing working copy, or null when the component was never cloned. */
+  /**
+   * The existing working copy, or null when the component was never cloned. Its remote follows the stored
+   * settings before any operation runs (issue 12): a push right after the push URL was changed goes to the new
+   * URL, without waiting for the re-import the change queued.
+   */
   async open(settings: ComponentRepositorySettings, allowLocalOverride = false): Promise<GitRepository | null> {
     const directory = this.directory(settings.projectSlug, settings.componentSlug);
     if (!(await GitRepository.isWorkingCopy(directory))) return null;
     const allowLocal = this.allowLocal(settings.repo, allowLocalOverride);
     const branch = settings.branch || (await currentBranch(directory));
-    return new GitRepository(directory, branch, this.options(allowLocal));
+    const repository = new GitRepository(directory, branch, this.options(allowLocal));
+    const configured = await repository.remoteUrls();
+    if (configured.fetch !== settings.repo || configured.push !== settings.push) {
+      await repository.setRemoteUrl(settings.repo, settings.push || undefined);
+    }
+    return repository;
+  }
+
+  /**
+   * The files of the branch the settings name, for validating a component before it is stored (issue 12):
+   * read from a throw-away blob-less clone under <DATA_DIR>/probes, removed whatever happens.
+   */
+  async remoteFiles(repo: string, branch: string): Promise<RemoteFiles> {
+    const root = path.join(this.config.dataDir, 'probes');
+    await mkdir(root, { recursive: true });
+    const scratch = await mkdtemp(path.join(root, 'probe-'));
+    try {
+      const options = { ...this.options(this.allowLocal(repo)), timeoutMs: PROBE_TIMEOUT_MS };
+      return await listRemoteFiles(repo, branch, path.join(scratch, 'clone'), options);
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
   }
 
   /** Opens the working copy, cloning it first when needed (into a temporary directory, renamed at the end). */
@@ -118,12 +151,27 @@ export class WorkingCopyService {
   options(allowLocal: boolean): GitRepositoryOptions {
     return {
       allowLocal,
+      committer: this.committer(),
       hostPolicy: this.config.privateRepositoryHosts,
       hostLookup: this.config.repositoryHostLookup,
       claims: this.claims,
       onStaleLocks: (workingCopy, removed) =>
         this.logger.warn(`Removed stale git lock files left by a killed git in ${path.relative(this.config.dataDir, workingCopy)}: ${removed.join(', ')}`),
     };
+  }
+
+  /**
+   * The committer of every commit and the author of merge commits: the site (SITE_TITLE), as Weblate commits
+   * as its own site identity. A title git cannot record in a header keeps the default name.
+   */
+  private committer(): GitIdentity {
+    const identity = { name: this.config.siteTitle, email: DEFAULT_COMMITTER.email };
+    try {
+      assertGitIdentity(identity);
+      return identity;
+    } catch {
+      return DEFAULT_COMMITTER;
+    }
   }
 
   /** <dataDir>/vcs/<project>/<component>, without clones in progress (`*.cloning-*`). */

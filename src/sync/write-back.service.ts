@@ -1,10 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { pathOf } from '../common/links/link-builder';
 import { FileParser } from '../formats/file-parser';
-import type { UnitToWrite } from '../formats/file-writer';
-import { FormatParseError, FormatWriteError, type PathPart, type TranslationFileFormat, type UnitValueType } from '../formats/format';
-import { getFileFormat } from '../formats/format.registry';
+import { FormatParseError, FormatWriteError } from '../formats/format';
+import { getFileFormat, usesTemplate } from '../formats/format.registry';
+import type { FileFormat, StoreWriteContext } from '../formats/store';
 import { recordChanges, type ChangeRecord } from '../modules/changes/change-recorder';
 import { Component } from '../modules/components/component.entity';
 import { gitBlobHash } from '../vcs/git-blob-hash';
@@ -15,12 +16,13 @@ import { authorIdentity, loadTranslationStats, translationContext, type Componen
 import { withComponentLock } from './component-lock';
 import type { ScannableComponent } from './component-scanner';
 import { renderMessageTemplate } from './message-template';
+import { loadWriteInfo, unitWrite, writeContext } from './store-changes';
 import { WorkingCopyService } from './working-copy.service';
 
-// Write-back (languages-formats-hashing.md §2.2, §5.2 `pending`; weblate-api.md §10.5): units edited through
-// the API are stored with `pending = true` in the same transaction as the edit, so an acknowledged edit
-// survives a crash before its commit. A commit renders each affected file from the working copy's file plus
-// the pending units, writes it, commits it with the component's rendered `commit_message` and the translator
+// Write-back (formats.md §2.5, languages-formats-hashing.md §5.2 `pending`; weblate-api.md §10.5): units edited
+// through the API are stored with `pending = true` in the same transaction as the edit, so an acknowledged edit
+// survives a crash before its commit. A commit patches each affected file of the working copy with only the
+// pending units (FileFormat.write: update, or append what the file lacks), writes it, commits it with the component's rendered `commit_message` and the translator
 // as git author (one commit per translation and author, as Weblate's commit_pending), and only then clears
 // `pending` — for the rows whose text is still what was written, so an edit racing the commit stays pending.
 
@@ -45,7 +47,10 @@ interface PendingUnit {
   context: string;
   source: string;
   target: string;
-  file_location: { path?: PathPart[]; valueType?: UnitValueType } | null;
+  state: number;
+  note: string;
+  flags: string;
+  location: string;
   filename: string;
   is_source: boolean;
   language_id: number;
@@ -84,7 +89,8 @@ export class WriteBackService {
   /** `push` (weblate-api.md §10.5): commits what is pending, then pushes to `push`/`push_branch`. */
   push(componentId: number, actorId: number | null): Promise<OperationOutcome> {
     return this.withWorkingCopy(componentId, async (component, repository) => {
-      if (component.push === '') return { result: false, detail: `Push is disabled for ${component.project.name}/${component.name}.` };
+      // Weblate's message, plus the component setting that controls it (issue 15: refusals name their setting).
+      if (component.push === '') return { result: false, detail: `Push is disabled for ${component.project.name}/${component.name}: it has no push URL (push).` };
       await this.commitLocked(component, repository, null, actorId);
       return this.pushLocked(component, repository, actorId);
     });
@@ -111,7 +117,7 @@ export class WriteBackService {
   async commitLocked(component: WritableComponent, repository: GitRepository, translationId: number | null, actorId: number | null): Promise<number> {
     const format = this.formatOf(component);
     const units: PendingUnit[] = await this.dataSource.query(
-      `SELECT u.id, u.translation_id, u.context, u.source, u.target, u.file_location, t.filename, t.is_source, t.language_id,
+      `SELECT u.id, u.translation_id, u.context, u.source, u.target, u.state, u.note, u.flags, u.location, t.filename, t.is_source, t.language_id,
               ch.author_id, ch.id AS change_id
          FROM units u
          JOIN translations t ON t.id = u.translation_id
@@ -153,7 +159,7 @@ export class WriteBackService {
   private async commitGroup(
     component: WritableComponent,
     repository: GitRepository,
-    format: TranslationFileFormat,
+    format: FileFormat,
     units: PendingUnit[],
     authorId: number | null,
     actorId: number | null,
@@ -166,23 +172,18 @@ export class WriteBackService {
       if (error instanceof FormatParseError) throw new WriteBackError(`Could not read ${filename}: ${error.message}`, { cause: error });
       throw error;
     }
-    const toWrite: UnitToWrite[] = units.map((unit) => ({
-      context: unit.context,
-      path: unit.file_location?.path ?? null,
-      valueType: unit.file_location?.valueType ?? null,
-      // The source translation's file is the template: its value is the source string (§2.2, edit_template).
-      target: isSource ? unit.source : unit.target,
-    }));
+    const author = await authorIdentity(this.dataSource.manager, authorId);
     let content: Buffer;
     try {
+      const context = await this.writeContextFor(component, repository, translationId, author);
+      const update = units.map((unit) => unitWrite(unit, isSource, context.plural.number));
       // In the parse worker, within the file limits (issue 10, item 9): write-back parses the file too.
-      content = await this.parser.applyUnits(format, current, toWrite);
+      content = await this.parser.write(format, current, { update }, context);
     } catch (error) {
       if (error instanceof FormatParseError) throw new WriteBackError(`Could not parse ${filename}: ${error.message}`, { cause: error });
       if (error instanceof FormatWriteError) throw new WriteBackError(`Could not write ${filename}: ${error.message}`, { cause: error });
       throw error;
     }
-    const author = await authorIdentity(this.dataSource.manager, authorId);
     const stats = await loadTranslationStats(this.dataSource.manager, translationId);
     const message = renderMessageTemplate(component.commitMessage, translationContext(this.names(component), this.config, stats, author));
     await repository.writeFile(filename, content);
@@ -259,7 +260,18 @@ export class WriteBackService {
     }
   }
 
-  formatOf(component: Component): TranslationFileFormat {
+  /**
+   * StoreWriteContext for writing a translation's file: its language and plural, the author as Last-Translator,
+   * the template of a monolingual component (a string the file lacks is a copy of the template's entry).
+   */
+  async writeContextFor(component: WritableComponent, repository: GitRepository, translationId: number, author: GitIdentity | null): Promise<StoreWriteContext> {
+    const info = await loadWriteInfo(this.dataSource.manager, translationId);
+    const translationUrl = this.config.siteUrl + pathOf('projects', component.project.slug, component.slug, info.languageCode);
+    const template = usesTemplate(this.formatOf(component), component.template) ? await this.readWithinLimit(repository, component.template) : null;
+    return writeContext({ ...info, translationUrl }, author, template, component.reportSourceBugs);
+  }
+
+  formatOf(component: Component): FileFormat {
     const format = getFileFormat(component.fileFormat);
     if (!format) throw new Error(`Unsupported file format: ${component.fileFormat}`);
     return format;

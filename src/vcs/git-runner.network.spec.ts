@@ -3,7 +3,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import * as path from 'node:path';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
-import { parseAddress } from './network-address';
+import { parseAddress } from '../common/net/network-address';
 import { GitCommandError, GitNetworkError, networkFailureMessage, runGit, type NetworkAccess } from './git-runner';
 import {
   ANY_HOST,

@@ -1,7 +1,7 @@
 import { symlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { GitRepository } from './git.repository';
-import { GitIdentityError } from './git-identity';
+import { DEFAULT_COMMITTER, GitIdentityError } from './git-identity';
 import { RepositoryUrlError } from './repository-url-policy';
 import { UnsafePathError } from './safe-path';
 import { GitSandbox, createGitSandbox } from './testing/git-sandbox';
@@ -46,6 +46,12 @@ describe('GitRepository (committing and pushing)', () => {
     expect((await sandbox.git(sandbox.upstream, ['rev-parse', 'main'])).trim()).toBe(revision);
   });
 
+  it('commits without a translator (the default identity as author) as the configured committer', async () => {
+    await write('translations/cs/app.json', '{"hello": "Nazdar"}\n');
+    await repo.commit('System commit', DEFAULT_COMMITTER, ['translations/cs/app.json']);
+    expect(await repo.lastCommit()).toMatchObject({ author: 'Glossa Bot <bot@glossa.invalid>', commit_name: 'Glossa Bot' });
+  });
+
   it('returns null when the files did not change', async () => {
     expect(await repo.commit('Nothing', translator, ['translations/cs/app.json'])).toBeNull();
     expect(await repo.commit('Nothing', translator, [])).toBeNull();
@@ -88,9 +94,46 @@ describe('GitRepository (committing and pushing)', () => {
     await repo.commit('Local change', translator, ['translations/cs/app.json']);
     await sandbox.commitUpstream({ 'sources/app.json': '{"hello": "Hello"}\n' }, 'Upstream change');
     await repo.fetch();
-    expect(await repo.mergeUpstream()).toEqual({ merged: true });
-    expect(await repo.lastCommit()).toMatchObject({ author: 'Glossa Bot <bot@glossa.invalid>', summary: "Merge branch 'origin/main' into Glossa" });
+    expect(await repo.mergeUpstream("Merge branch 'main' into Acme L10n.\n\n")).toEqual({ merged: true });
+    expect(await repo.lastCommit()).toMatchObject({ author: 'Glossa Bot <bot@glossa.invalid>', summary: "Merge branch 'main' into Acme L10n." });
     expect(await repo.aheadBehind()).toEqual({ ahead: 2, behind: 0 });
+  });
+
+  it('makes a merge commit even for a fast-forward with noFastForward (merge_style merge_noff)', async () => {
+    await sandbox.commitUpstream({ 'sources/app.json': '{"hello": "Hello"}\n' }, 'Upstream change');
+    await repo.fetch();
+    expect(await repo.mergeUpstream('Merged', { noFastForward: true })).toEqual({ merged: true });
+    expect(await repo.lastCommit()).toMatchObject({ summary: 'Merged' });
+    expect(await repo.aheadBehind()).toEqual({ ahead: 1, behind: 0 });
+  });
+
+  it('rebases local commits onto a diverged upstream: no merge commit, authors kept, committer configured', async () => {
+    await write('translations/cs/app.json', '{"hello": "Nazdar"}\n');
+    await repo.commit('Local change', translator, ['translations/cs/app.json']);
+    const upstream = await sandbox.commitUpstream({ 'sources/app.json': '{"hello": "Hello"}\n' }, 'Upstream change');
+    await repo.fetch();
+    expect(await repo.aheadBehind()).toEqual({ ahead: 1, behind: 1 });
+
+    expect(await repo.rebaseUpstream()).toEqual({ merged: true });
+    expect(await repo.aheadBehind()).toEqual({ ahead: 1, behind: 0 });
+    expect(await repo.lastCommit()).toMatchObject({ author: 'Jana Nováková <jana@example.org>', commit_name: 'Glossa Bot', summary: 'Local change' });
+    expect((await sandbox.git(sandbox.clonePath, ['rev-parse', 'HEAD~1'])).trim()).toBe(upstream);
+    expect((await repo.readFile('sources/app.json')).toString()).toBe('{"hello": "Hello"}\n');
+  });
+
+  it('aborts a conflicting rebase and reports it, leaving the branch as it was', async () => {
+    await write('translations/cs/app.json', '{"hello": "Nazdar"}\n');
+    const local = await repo.commit('Local change', translator, ['translations/cs/app.json']);
+    await sandbox.commitUpstream({ 'translations/cs/app.json': '{"hello": "Čau"}\n' }, 'Upstream change');
+    await repo.fetch();
+
+    const result = await repo.rebaseUpstream();
+    expect(result.merged).toBe(false);
+    expect(result.conflict).toContain('CONFLICT (content): Merge conflict in translations/cs/app.json');
+    expect(await repo.headRevision()).toBe(local);
+    expect(await repo.needsCommit()).toBe(false);
+    expect(await repo.status()).not.toMatch(/rebase/i);
+    expect((await repo.readFile('translations/cs/app.json')).toString()).toBe('{"hello": "Nazdar"}\n');
   });
 
   it('serialises concurrent operations on one repository through the lock', async () => {

@@ -74,6 +74,15 @@ export class GitRepository {
     });
   }
 
+  /** The configured `origin` URL and push URL ('' when none is set), as stored in the working copy. */
+  async remoteUrls(): Promise<{ fetch: string; push: string }> {
+    return this.gitLocked(async () => {
+      const fetch = await this.git(['config', '--get', 'remote.origin.url']).catch(ignoreExitCode(1, { stdout: '' }));
+      const push = await this.git(['config', '--get', 'remote.origin.pushurl']).catch(ignoreExitCode(1, { stdout: '' }));
+      return { fetch: fetch.stdout.trim(), push: push.stdout.trim() };
+    });
+  }
+
   /** Updates `origin/<branch>` from the remote. */
   async fetch(): Promise<void> {
     await this.gitLocked(async () => {
@@ -83,20 +92,54 @@ export class GitRepository {
     });
   }
 
-  /** Merges `origin/<branch>` into the local branch; a failed merge is aborted and reported, not thrown. */
-  async mergeUpstream(): Promise<MergeResult> {
+  /**
+   * Merges `origin/<branch>` into the local branch (a fast-forward when there are no local commits); a failed
+   * merge is aborted and reported, not thrown. `message` is the merge commit's message (the caller renders
+   * the component's merge_message).
+   */
+  async mergeUpstream(message = `Merge branch 'origin/${this.branch}'`, options: { noFastForward?: boolean } = {}): Promise<MergeResult> {
     return this.gitLocked(async () => {
       const committer = this.options.committer ?? DEFAULT_COMMITTER;
-      const message = `Merge branch 'origin/${this.branch}' into Glossa`;
+      const fastForward = options.noFastForward ? ['--no-ff'] : [];
       try {
-        await this.git(['merge', '--no-edit', `--message=${message}`, '--', this.remoteRef()], identityEnvironment(committer));
+        await this.git(['merge', '--no-edit', '--no-gpg-sign', ...fastForward, `--message=${message}`, '--', this.remoteRef()], identityEnvironment(committer));
         return { merged: true };
       } catch (error) {
         if (!(error instanceof GitCommandError) || error.exitCode === null) throw error;
         if (await this.hasRef('MERGE_HEAD')) await this.git(['merge', '--abort']);
-        return { merged: false, conflict: [error.stdout.trim(), error.stderr.trim()].filter(Boolean).join('\n') };
+        return { merged: false, conflict: conflictText(error) };
       }
     });
+  }
+
+  /**
+   * Replays the local commits on top of `origin/<branch>` (Weblate's merge_style "rebase"): authors and
+   * messages are kept, the committer is the configured one. A failed rebase is aborted (the branch is back
+   * where it was) and reported, not thrown.
+   */
+  async rebaseUpstream(): Promise<MergeResult> {
+    return this.gitLocked(async () => {
+      const committer = this.options.committer ?? DEFAULT_COMMITTER;
+      try {
+        // The upstream ref is built from a validated branch name, never option-looking.
+        await this.git(['-c', 'commit.gpgSign=false', 'rebase', '--no-autostash', '--no-autosquash', this.remoteRef()], identityEnvironment(committer));
+        return { merged: true };
+      } catch (error) {
+        if (!(error instanceof GitCommandError) || error.exitCode === null) throw error;
+        if ((await this.hasRef('REBASE_HEAD')) || (await this.rebaseInProgress())) await this.git(['rebase', '--abort']);
+        return { merged: false, conflict: conflictText(error) };
+      }
+    });
+  }
+
+  /** Whether a stopped rebase left its state directory behind. */
+  private async rebaseInProgress(): Promise<boolean> {
+    for (const name of ['rebase-merge', 'rebase-apply']) {
+      const { stdout } = await this.git(['rev-parse', '--git-path', name]);
+      const exists = await stat(path.resolve(this.path, stdout.trim())).then(() => true, () => false);
+      if (exists) return true;
+    }
+    return false;
   }
 
   async headRevision(): Promise<string> {
@@ -236,7 +279,9 @@ export class GitRepository {
    * revision, or null when the files had no changes.
    */
   async commit(message: string, author: GitIdentity, files: string[], options: { date?: Date } = {}): Promise<string | null> {
-    const authorText = formatGitIdentity(author);
+    // DEFAULT_COMMITTER as author means "no user" (a system commit): it is made by the configured committer,
+    // the site, so that every commit without a translator names the same identity.
+    const authorText = formatGitIdentity(author === DEFAULT_COMMITTER ? (this.options.committer ?? DEFAULT_COMMITTER) : author);
     const paths = files.map(assertSafeRelativePath);
     if (paths.length === 0) return null;
     return this.gitLocked(async () => {
@@ -345,6 +390,11 @@ export class GitRepository {
     for (const url of [...fetchUrls, ...pushUrls]) this.assertUrl(url);
     return { fetchUrls, pushUrls: pushUrls.length > 0 ? pushUrls : fetchUrls };
   }
+}
+
+/** What git said about a failed merge or rebase (stdout names the conflicts, stderr the reason). */
+function conflictText(error: GitCommandError): string {
+  return [error.stdout.trim(), error.stderr.trim()].filter(Boolean).join('\n');
 }
 
 /** This process's claim on a repository (in-process only without `claims`: the in-process lock is then the whole truth). */

@@ -1,38 +1,34 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
 import {
-  formatAddress,
-  inRange,
-  isPublicAddress,
-  parseAddress,
-  parseRange,
-  type AddressRange,
-  type ParsedAddress,
-} from './network-address';
+  ANY_HOST as ANY_HOST_POLICY,
+  checkedHostAddresses,
+  HOST_NAME,
+  HostRefusedError,
+  parseHostAllowlist,
+  PUBLIC_HOSTS_ONLY as PUBLIC_HOSTS_POLICY,
+  systemLookup as systemHostLookup,
+  type HostLookup as SharedHostLookup,
+  type HostPolicy,
+} from '../common/net/host-policy';
+import { formatAddress, parseAddress, type ParsedAddress } from '../common/net/network-address';
 
 // Where a repository URL makes the server connect to (issue 10 item 6). The URL policy
 // (repository-url-policy.ts) decides what git may be given; this decides which hosts git may reach: the host
 // is resolved the way git, ssh and curl will resolve it, and private, loopback, link-local and other
-// non-public addresses are refused unless ALLOW_PRIVATE_REPOSITORY_HOSTS allows them. The check runs when a
+// non-public addresses are refused unless ALLOW_PRIVATE_REPOSITORY_HOSTS allows them (the address rules are
+// shared with webhook targets: src/common/net/host-policy.ts). The check runs when a
 // URL is written and again right before every git command that goes to the network (DNS may have changed in
 // between); for http(s) the checked addresses are then pinned (curl's resolve list), so a second, different
 // DNS answer (rebinding) cannot redirect git, and HTTP redirects are refused outright, since their target is
 // never checked (GHSA-45m9-pf98-8jmq, GHSA-hfpv-mc5v-p9mm).
 
 /** Which non-public repository hosts the operator allows (ALLOW_PRIVATE_REPOSITORY_HOSTS). */
-export interface RepositoryHostPolicy {
-  /** `true`: no host check at all (a server inside a trusted network, tests of local servers). */
-  allowAllPrivate: boolean;
-  /** Host names (lower case, no trailing dot) whose non-public addresses are allowed. */
-  allowedNames: readonly string[];
-  /** Non-public networks that are allowed. */
-  allowedRanges: readonly AddressRange[];
-}
+export type RepositoryHostPolicy = HostPolicy;
 
 /** The default: only public hosts. */
-export const PUBLIC_HOSTS_ONLY: RepositoryHostPolicy = Object.freeze({ allowAllPrivate: false, allowedNames: [], allowedRanges: [] });
+export const PUBLIC_HOSTS_ONLY: RepositoryHostPolicy = PUBLIC_HOSTS_POLICY;
 
 /** Every host allowed (ALLOW_PRIVATE_REPOSITORY_HOSTS=true). */
-export const ANY_HOST: RepositoryHostPolicy = Object.freeze({ allowAllPrivate: true, allowedNames: [], allowedRanges: [] });
+export const ANY_HOST: RepositoryHostPolicy = ANY_HOST_POLICY;
 
 /** A repository host the server will not connect to; the message is safe to show to whoever set the URL. */
 export class RepositoryHostError extends Error {
@@ -40,26 +36,13 @@ export class RepositoryHostError extends Error {
 }
 
 export const PRIVATE_HOST_MESSAGE =
-  'The repository host is a private, loopback, link-local or otherwise non-public address, which this server does not connect to.';
+  'The repository host is a private, loopback, link-local or otherwise non-public address, which this server does not connect to (ALLOW_PRIVATE_REPOSITORY_HOSTS).';
 
 /** Resolves a host name to IP addresses (all of them, in resolver order). Replaceable in tests. */
-export type HostLookup = (host: string) => Promise<string[]>;
+export type HostLookup = SharedHostLookup;
 
-const LOOKUP_TIMEOUT_MS = 10_000;
-
-/** getaddrinfo, as git, curl and ssh use it: it also reads `2130706433`, `0x7f.1` and `127.1` as 127.0.0.1. */
-export const systemLookup: HostLookup = async (host) => {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`DNS lookup of ${host} timed out`)), LOOKUP_TIMEOUT_MS);
-  });
-  try {
-    const answers = await Promise.race([dnsLookup(host, { all: true, verbatim: true }), timeout]);
-    return answers.map((answer) => answer.address);
-  } finally {
-    clearTimeout(timer);
-  }
-};
+/** getaddrinfo, as git, curl and ssh use it. */
+export const systemLookup: HostLookup = systemHostLookup;
 
 export type NetworkScheme = 'http' | 'https' | 'ssh' | 'git';
 
@@ -72,7 +55,6 @@ export interface RepositoryTarget {
 }
 
 const DEFAULT_PORTS: Record<NetworkScheme, number> = { http: 80, https: 443, ssh: 22, git: 9418 };
-const HOST_NAME = /^[a-z0-9_](?:[a-z0-9_.-]*[a-z0-9_.])?$/;
 
 /**
  * The connection target of `url`, or null for a local repository (an absolute path or `file://`). Throws
@@ -151,32 +133,13 @@ export async function checkRepositoryHost(
 ): Promise<CheckedRepositoryTarget | null> {
   const target = repositoryTarget(url);
   if (target === null) return null;
-  if (policy.allowAllPrivate) return { target, addresses: [] };
-  const addresses = await addressesOf(target.host, options);
-  if (addresses === null) return { target, addresses: [] };
-  const nameAllowed = policy.allowedNames.includes(target.host.replace(/\.$/, ''));
-  for (const address of addresses) {
-    if (isPublicAddress(address) || nameAllowed || policy.allowedRanges.some((range) => inRange(address, range))) continue;
-    throw new RepositoryHostError(PRIVATE_HOST_MESSAGE);
-  }
-  return { target, addresses };
-}
-
-async function addressesOf(host: string, options: HostCheckOptions): Promise<ParsedAddress[] | null> {
-  const literal = parseAddress(host);
-  if (literal) return [literal];
-  // curl answers `localhost` and `*.localhost` itself with loopback (RFC 6761), whatever DNS says.
-  if (/(^|\.)localhost\.?$/.test(host)) return [parseAddress('127.0.0.1')!, parseAddress('::1')!];
-  let answers: string[];
   try {
-    answers = await (options.lookup ?? systemLookup)(host);
-  } catch {
-    answers = [];
+    const addresses = await checkedHostAddresses(target.host, policy, options);
+    return { target, addresses: addresses ?? [] };
+  } catch (error) {
+    if (!(error instanceof HostRefusedError)) throw error;
+    throw new RepositoryHostError(error.reason === 'non-public' ? PRIVATE_HOST_MESSAGE : 'The repository host name could not be resolved.');
   }
-  const addresses = answers.map(parseAddress).filter((address): address is ParsedAddress => address !== null);
-  if (addresses.length > 0) return addresses;
-  if (options.unresolved === 'accept') return null;
-  throw new RepositoryHostError('The repository host name could not be resolved.');
 }
 
 /**
@@ -220,16 +183,7 @@ export function parsePrivateHostSetting(raw: string | undefined): { policy: Repo
   const text = (raw ?? '').trim();
   if (['', '0', 'false', 'no', 'off'].includes(text.toLowerCase())) return { policy: PUBLIC_HOSTS_ONLY, problems: [] };
   if (['1', 'true', 'yes', 'on'].includes(text.toLowerCase())) return { policy: ANY_HOST, problems: [] };
-  const names: string[] = [];
-  const ranges: AddressRange[] = [];
-  const problems: string[] = [];
-  for (const entry of text.split(',').map((part) => part.trim().toLowerCase()).filter(Boolean)) {
-    const range = parseRange(entry);
-    if (range) ranges.push(range);
-    else if (/^[0-9./]+$/.test(entry) || entry.includes(':')) problems.push(`"${entry}" is not a valid IP address or network`);
-    else if (HOST_NAME.test(entry.replace(/\.$/, ''))) names.push(entry.replace(/\.$/, ''));
-    else problems.push(`"${entry}" is neither a host name nor an IP network`);
-  }
+  const { names, ranges, problems } = parseHostAllowlist(text);
   return { policy: { allowAllPrivate: false, allowedNames: names, allowedRanges: ranges }, problems };
 }
 

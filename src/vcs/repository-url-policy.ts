@@ -9,6 +9,9 @@ export class RepositoryUrlError extends Error {
   override readonly name = 'RepositoryUrlError';
 }
 
+/** Names the setting that would allow it (issue 15: a refusal that a setting controls names the setting). */
+export const LOCAL_REPOSITORY_MESSAGE = 'Local repositories are not allowed on this server (ALLOW_LOCAL_REPOSITORIES).';
+
 /** A branch name git would misread (an option, a special ref) or reject. */
 export class BranchNameError extends Error {
   override readonly name = 'BranchNameError';
@@ -51,7 +54,7 @@ export function assertRepositoryUrlAllowed(url: string, options: RepositoryUrlPo
     return assertNetworkUrl(url);
   }
   if (url.startsWith('/')) {
-    if (!options.allowLocal) throw new RepositoryUrlError('Local repositories are not allowed on this server.');
+    if (!options.allowLocal) throw new RepositoryUrlError(LOCAL_REPOSITORY_MESSAGE);
     return;
   }
   const firstColon = url.indexOf(':');
@@ -93,7 +96,7 @@ function assertScpLike(url: string): void {
 }
 
 function assertLocalFileUrl(url: string, options: RepositoryUrlPolicyOptions): void {
-  if (!options.allowLocal) throw new RepositoryUrlError('Local repositories are not allowed on this server.');
+  if (!options.allowLocal) throw new RepositoryUrlError(LOCAL_REPOSITORY_MESSAGE);
   // Only file:///absolute/path (or file://localhost/...): a host part would mean a network share.
   if (!/^file:\/\/(localhost)?\/[^/]/i.test(url)) {
     throw new RepositoryUrlError('A file:// repository URL must name an absolute local path.');

@@ -1,4 +1,4 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
 import { DEFAULT_MESSAGE_TEMPLATES } from '../../src/sync/component-defaults';
@@ -208,12 +208,12 @@ describe('components', () => {
         .http()
         .patch('/api/components/hello/alpha/')
         .set(...admin)
-        .send({ filemask: 'no-star.json', file_format: 'po', merge_style: 'squash', slug: '' })
+        .send({ filemask: 'no-star.json', file_format: 'no-such-format', merge_style: 'squash', slug: '' })
         .expect(400);
       expect(invalid.body).toEqual({
         slug: ['This field may not be blank.'],
         filemask: ['File mask does not contain * as a language placeholder!'],
-        file_format: ['"po" is not a valid choice.'],
+        file_format: ['"no-such-format" is not a valid choice.'],
         merge_style: ['"squash" is not a valid choice.'],
       });
       const duplicate = await app.http().patch('/api/components/hello/alpha/').set(...admin).send({ slug: 'gamma' }).expect(400);
@@ -310,11 +310,11 @@ describe('components', () => {
         .http()
         .post('/api/projects/hello/components/')
         .set(...admin)
-        .send({ ...body(), filemask: 'translations/app.json', file_format: 'po', repo: 'ext::sh -c id' })
+        .send({ ...body(), filemask: 'translations/app.json', file_format: 'no-such-format', repo: 'ext::sh -c id' })
         .expect(400);
       expect(Object.keys(invalid.body)).toEqual(['repo', 'filemask', 'file_format']);
       expect(invalid.body.filemask).toEqual(['File mask does not contain * as a language placeholder!']);
-      expect(invalid.body.file_format).toEqual(['"po" is not a valid choice.']);
+      expect(invalid.body.file_format).toEqual(['"no-such-format" is not a valid choice.']);
       const language = await app.http().post('/api/projects/hello/components/').set(...admin).send({ ...body(), source_language: 'xx-none' }).expect(400);
       expect(language.body).toEqual({ source_language: { code: ['Language with this language code was not found.'] } });
       const duplicate = await app.http().post('/api/projects/hello/components/').set(...admin).send({ ...body(), slug: 'gamma', name: 'Gamma' }).expect(400);
@@ -323,6 +323,35 @@ describe('components', () => {
       expect(duplicateName.body).toEqual({ name: ['Component with this name already exists in the project.'] });
       const count = await app.http().get('/api/projects/hello/components/').set(...admin).expect(200);
       expect(count.body.count).toBe(2);
+    });
+
+    it('validates against the repository before storing anything: 400 with the field, no row, no task, no directory', async () => {
+      const refused = (override: Record<string, unknown>) =>
+        app.http().post('/api/projects/hello/components/').set(...admin).send({ ...body(), name: 'Refused', slug: 'refused', ...override }).expect(400);
+      const cases: Array<[Record<string, unknown>, Record<string, unknown>]> = [
+        [{ filemask: 'locale/*/app.json' }, { filemask: ['The file mask did not match any files.'] }],
+        [{ language_regex: '^fr$' }, { filemask: ['The file mask did not match any files.'] }],
+        [{ template: 'sources/missing.json' }, { template: ['File does not exist.'] }],
+        [{ new_base: 'sources/new.json' }, { new_base: ['File does not exist.'] }],
+        [{ enforced_checks: ['same', 'no_such_check'] }, { enforced_checks: ['Unsupported enforced check: no_such_check'] }],
+        [{ branch: 'no-such-branch' }, { repo: [expect.stringMatching(/^Could not update repository: git clone exited with code 128: .*no-such-branch/s)] }],
+        [{ repo: `${sandbox.upstream}-missing` }, { repo: [expect.stringMatching(/^Could not update repository: git clone exited with code 128: /)] }],
+      ];
+      for (const [override, errors] of cases) {
+        const response = await refused(override);
+        expectApiHeaders(response, 'GET, POST, HEAD, OPTIONS');
+        expect(response.body).toEqual(errors);
+        // Server paths never reach the answer.
+        expect(JSON.stringify(response.body)).not.toContain(app.dataDir);
+        expect(JSON.stringify(response.body)).not.toContain(sandbox.upstream);
+      }
+      const count = await app.http().get('/api/projects/hello/components/').set(...admin).expect(200);
+      expect(count.body.count).toBe(2);
+      expect(await db.query(`SELECT id FROM components WHERE slug = 'refused'`)).toEqual([]);
+      expect(await db.query(`SELECT id FROM tasks WHERE kind = 'component-import'`)).toEqual([]);
+      await expect(stat(path.join(app.dataDir, 'vcs', 'hello', 'refused'))).rejects.toThrow();
+      // The probe clones are gone as well.
+      expect(await readdir(path.join(app.dataDir, 'probes'))).toEqual([]);
     });
 
     it('creates the component (201 + Location), imports it in the background and clears task_url', async () => {
@@ -373,6 +402,19 @@ describe('components', () => {
       ]);
       const stats = await app.http().get('/api/projects/hello/statistics/').expect(200);
       expect(stats.body).toMatchObject({ total: 6, translated: 5, translated_percent: 83.3 });
+      // The change list follows the import per string (issue 12): 3 source strings, 3 strings in cs, a 0 per file.
+      const history = await app.http().get('/api/components/hello/app/changes/?page_size=100').expect(200);
+      const imported = (history.body.results as Array<{ action: number; action_name: string; unit: string | null; translation: string }>)
+        .filter((c) => [0, 13, 44].includes(c.action))
+        .map((c) => [c.action, c.action_name, c.unit === null, new URL(c.translation).pathname]);
+      const en = '/api/translations/hello/app/en/';
+      const cs = '/api/translations/hello/app/cs/';
+      expect(imported).toEqual([
+        ...Array.from({ length: 3 }, () => [13, 'New source string', false, en]),
+        [0, 'Resource update', true, en],
+        ...Array.from({ length: 3 }, () => [44, 'New string to translate', false, cs]),
+        [0, 'Resource update', true, cs],
+      ]);
     });
 
     it('re-imports when a setting of the scan changes', async () => {
@@ -382,6 +424,19 @@ describe('components', () => {
       expect((await app.http().get('/api/components/hello/app/').expect(200)).body.task_url).toBeNull();
       const stats = await app.http().get('/api/projects/hello/statistics/').expect(200);
       expect(stats.body).toMatchObject({ total: 9, translated: 6, translated_percent: 66.6 });
+    });
+
+    it('validates a PATCH of a repository setting against the repository, and changes nothing when refused', async () => {
+      const before = (await app.http().get('/api/components/hello/app/').set(...admin).expect(200)).body;
+      const filemask = await app.http().patch('/api/components/hello/app/').set(...admin).send({ filemask: 'locale/*.json', name: 'Renamed' }).expect(400);
+      expect(filemask.body).toEqual({ filemask: ['The file mask did not match any files.'] });
+      const template = await app.http().patch('/api/components/hello/app/').set(...admin).send({ template: 'sources/gone.json' }).expect(400);
+      expect(template.body).toEqual({ template: ['File does not exist.'] });
+      const after = (await app.http().get('/api/components/hello/app/').set(...admin).expect(200)).body;
+      expect(after).toEqual(before);
+      // A setting that names existing files is accepted.
+      const accepted = await app.http().patch('/api/components/hello/app/').set(...admin).send({ new_base: 'sources/app.json' }).expect(200);
+      expect(accepted.body.new_base).toBe('sources/app.json');
     });
 
     it('moves the working copy along with a renamed slug', async () => {
@@ -440,7 +495,7 @@ describe('components', () => {
           .set(...admin)
           .send({ name: 'App', slug: 'app', repo: sandbox.upstream, filemask: 'translations/*/app.json', file_format: 'json-nested' })
           .expect(400);
-        expect(response.body).toEqual({ repo: ['Local repositories are not allowed on this server.'] });
+        expect(response.body).toEqual({ repo: ['Local repositories are not allowed on this server (ALLOW_LOCAL_REPOSITORIES).'] });
       } finally {
         await strict.close();
       }

@@ -171,7 +171,7 @@ describe('a failed push or merge', () => {
     expect(unit.body).toMatchObject({ target: ['Košík je prázdný'], pending: false });
   }, 120_000);
 
-  it('a failed merge is reported, recorded as 22 and keeps the local commits and the translations', async () => {
+  it('a failed rebase (merge_style rebase, the default) is reported, recorded as 23 and keeps the local commits and the translations', async () => {
     await translate('app.greeting', 'Nazdar!');
     expect(await operate('commit')).toEqual({ result: true });
     // Upstream changes the same line.
@@ -185,12 +185,12 @@ describe('a failed push or merge', () => {
 
     const pulled = await operate('pull');
     expect(pulled).toEqual({ result: false, detail: expect.any(String) });
-    const failed = await changes(22);
+    const failed = await changes(23);
     expect(failed.count).toBe(1);
-    expect(failed.results[0]).toMatchObject({ action: 22, action_name: 'Failed merge on repository' });
+    expect(failed.results[0]).toMatchObject({ action: 23, action_name: 'Failed rebase on repository' });
 
     expect(await status()).toMatchObject({ needs_commit: false, needs_merge: true, needs_push: true, merge_failure: expect.any(String) });
-    // The merge was aborted: the working copy is clean and HEAD holds both local edits.
+    // The rebase was aborted: the working copy is clean and HEAD holds both local edits.
     expect(await git(workingCopy, 'status', '--porcelain')).toBe('');
     expect(JSON.parse(await localFile(CS_FILE))).toMatchObject({ app: { greeting: 'Nazdar!' }, cart: { items: 'Zboží v košíku' } });
     for (const [context, target] of [

@@ -189,9 +189,12 @@ describe('npm start: the compiled server on the embedded database (README "Quick
     expect(en.body).toMatchObject({ is_source: true, is_template: true, total: source.length, translated: source.length });
 
     // The spec's translation changes list, and the global changes list.
-    const csChanges = await first.get('/api/translations/demo/app/cs/changes/', 'GET, HEAD, OPTIONS');
-    expect(csChanges.body.count).toBeGreaterThan(0);
-    expect(csChanges.body.results[0]).toMatchObject({ action: 0, action_name: 'Resource update', unit: null, target: '' });
+    // The import's history: one 44 "New string to translate" per string (issue 12), then 0 "Resource update".
+    const csChanges = await first.get('/api/translations/demo/app/cs/changes/?page_size=1000', 'GET, HEAD, OPTIONS');
+    const csResults = csChanges.body.results as unknown as Array<{ action: number; unit: string | null }>;
+    const resourceUpdate = csResults.findIndex((c) => c.action === 0);
+    expect(csResults[resourceUpdate]).toMatchObject({ action: 0, action_name: 'Resource update', unit: null, target: '' });
+    expect(csResults.slice(0, resourceUpdate).map((c) => [c.action, c.unit === null])).toEqual(source.map(() => [44, false]));
     const changes = await first.get('/api/changes/?page_size=1000', 'GET, HEAD, OPTIONS');
     expect(changes.body.count).toBeGreaterThanOrEqual(3);
     before.changes = changes.text;

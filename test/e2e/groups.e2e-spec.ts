@@ -30,7 +30,7 @@ describe('groups and roles', () => {
   it('lists the built-in teams and roles to admins, in id order with exact shapes', async () => {
     const groups = await app.http().get('/api/groups/').set(...admin).expect(200);
     expectApiHeaders(groups, 'GET, POST, HEAD, OPTIONS');
-    expect(groups.body.results.map((g: { name: string }) => g.name)).toEqual(['Guests', 'Viewers', 'Users', 'Reviewers', 'Managers', 'Project creators']);
+    expect(groups.body.results.map((g: { name: string }) => g.name)).toEqual(['Guests', 'Viewers', 'Users', 'Reviewers', 'Managers']);
     const users = groups.body.results[2];
     expect(Object.keys(users)).toEqual(GROUP_KEYS);
     expect(users).toMatchObject({ name: 'Users', project_selection: 3, language_selection: 1, url: apiLink(origin, `/api/groups/${users.id}/`), languages: [], projects: [], componentlists: [], components: [] });
@@ -42,7 +42,8 @@ describe('groups and roles', () => {
     expect(Object.keys(power)).toEqual(ROLE_KEYS);
     expect(users.roles).toEqual([apiLink(origin, `/api/roles/${power.id}/`)]);
     expect(power.permissions).toContain('unit.edit');
-    expect(power.permissions).not.toContain('translation.add');
+    // Weblate 4.18: every signed-in user may add a language to a public project.
+    expect(power.permissions).toContain('translation.add');
     expect(power.permissions).toEqual([...power.permissions].sort());
   });
 
@@ -107,9 +108,16 @@ describe('groups and roles', () => {
     await app.http().delete(`/api/roles/${role.id}/`).set(...admin).expect(204);
   });
 
-  it('keeps built-in teams’ names and selections', async () => {
-    const users = (await app.http().get('/api/groups/').set(...admin)).body.results[2];
-    await app.http().patch(`/api/groups/${users.id}/`).set(...admin).send({ project_selection: 1 }).expect(400, { name: ['Cannot change this on a built-in team.'] });
+  it('edits built-in teams as Weblate 4.18 does, but keeps their names; Guests and Users cannot be deleted', async () => {
+    const groups = (await app.http().get('/api/groups/').set(...admin)).body.results as Array<{ id: number; name: string }>;
+    const users = groups[2];
+    await app.http().patch(`/api/groups/${users.id}/`).set(...admin).send({ name: 'Everyone' }).expect(400, { name: ['Cannot change this on a built-in team.'] });
+    const edited = await app.http().patch(`/api/groups/${users.id}/`).set(...admin).send({ language_selection: 0 }).expect(200);
+    expect(edited.body).toMatchObject({ name: 'Users', language_selection: 0 });
+    await app.http().patch(`/api/groups/${users.id}/`).set(...admin).send({ language_selection: 1 }).expect(200);
     await app.http().delete(`/api/groups/${users.id}/`).set(...admin).expect(403, { detail: 'Cannot delete a built-in team.' });
+    await app.http().delete(`/api/groups/${groups[0].id}/`).set(...admin).expect(403, { detail: 'Cannot delete a built-in team.' });
+    const reviewers = groups.find((group) => group.name === 'Reviewers')!;
+    await app.http().delete(`/api/groups/${reviewers.id}/`).set(...admin).expect(204);
   });
 });

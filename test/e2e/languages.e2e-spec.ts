@@ -132,13 +132,14 @@ describe('languages', () => {
       statistics_url: apiLink(origin, '/api/languages/xx_test/statistics/'),
     });
 
-    // Form-encoded bodies work too (DRF parses them); defaults fill what is left out; unknown formulas are 666.
+    // Form-encoded bodies work too (DRF parses them; nested fields as `plural.number`, DRF's parse_html_dict);
+    // defaults fill what is left out; unknown formulas are 666.
     const form = await app
       .http()
       .post('/api/languages/')
       .set(...admin)
       .type('form')
-      .send('code=yy_test&name=Other&plural[number]=3&plural[formula]=n%253')
+      .send('code=yy_test&name=Other&plural.number=3&plural.formula=n%253')
       .expect(201);
     expect(form.body).toMatchObject({ code: 'yy_test', direction: 'ltr', population: 0, plural: { number: 3, formula: 'n%3', type: 666 } });
 

@@ -92,8 +92,7 @@ describe('permissions', () => {
     for (const slug of ['scrap-admin', 'scrap-super']) await createComponent(ds, pub.project, { name: slug, slug });
     const doomed = await createProject(ds, { name: 'Doomed by admin', slug: 'doomed-admin' });
     await createProject(ds, { name: 'Doomed by superuser', slug: 'doomed-super' });
-    await createLanguage(ds, 'pl');
-    await createLanguage(ds, 'sk');
+    for (const code of ['pl', 'sk', 'fi', 'hu']) await createLanguage(ds, code);
     for (const persona of ['plain', 'translator', 'projectAdmin'] as const) {
       tokens[persona] = (await createUserWithToken(ds, persona)).token;
     }
@@ -205,14 +204,19 @@ describe('permissions', () => {
       });
       await waitForRemoval('components', ['scrap-admin', 'scrap-super']);
       await expectMatrix('post', '/api/components/pub/main/lock/', { lock: false }, projectWrite(403, 200));
-      await expectMatrix('post', '/api/components/pub/main/translations/', { language_code: 'zz-none' }, projectWrite(403, 400), { detail: 'Can not create translation' });
-      await expectMatrix('post', '/api/components/pub/main/translations/', (p) => ({ language_code: p === 'superuser' ? 'sk' : 'pl' }), projectWrite(403, 201), {
+      // Weblate 4.18's "Power user" (the Users team, every signed-in user on a public project) holds
+      // translation.add: every signed-in caller may add a language here.
+      const signedIn = (granted: number): Record<Persona, number> => ({ anonymous: 401, plain: granted, translator: granted, projectAdmin: granted, superuser: granted });
+      await expectMatrix('post', '/api/components/pub/main/translations/', { language_code: 'zz-none' }, signedIn(400), { detail: 'Can not create translation' });
+      const added: Record<Persona, string> = { anonymous: 'pl', plain: 'pl', translator: 'fi', projectAdmin: 'hu', superuser: 'sk' };
+      await expectMatrix('post', '/api/components/pub/main/translations/', (p) => ({ language_code: added[p] }), signedIn(201), {
         detail: 'Can not create translation',
       });
-      // Repository operations: the object (404), the body (400), then the operation's vcs.* permission (403).
-      // The component was never cloned, so the granted operations answer 200 {"result": false, "detail"}.
+      // Repository operations: the object (404), some vcs.* write right on it (403), the body (400), then the
+      // operation's own right (403). The component was never cloned, so the granted operations answer 200
+      // {"result": false, "detail"}.
       for (const path of ['/api/projects/pub/repository/', '/api/components/pub/main/repository/', '/api/translations/pub/main/cs/repository/']) {
-        await expectMatrix('post', path, { operation: 'bogus' }, { anonymous: 401, plain: 400, translator: 400, projectAdmin: 400, superuser: 400 });
+        await expectMatrix('post', path, { operation: 'bogus' }, { anonymous: 401, plain: 403, translator: 403, projectAdmin: 400, superuser: 400 });
         for (const operation of ['commit', 'push', 'pull', 'reset', 'cleanup', 'file-sync', 'file-scan']) {
           for (const persona of ['plain', 'translator'] as const) {
             await request(persona, 'post', path).send({ operation }).expect(403, DENIED);
@@ -294,14 +298,14 @@ describe('permissions', () => {
       expect(stored[0].key_hash).not.toContain(fresh.body.key);
     });
 
-    it('a team the caller does not belong to is 404; its own or a built-in one is 403', async () => {
+    it('a team write without group.edit is 403, visible or not (Weblate checks group.edit before the lookup)', async () => {
       const scratch = (await app.http().post('/api/groups/').set(...admin).send({ name: 'Scratch', project_selection: 0, language_selection: 1 }).expect(201)).body.id as number;
       const roles = await roleIdsByName(app, TEST_ADMIN_TOKEN);
-      const hidden = { anonymous: 401, plain: 404, translator: 404, projectAdmin: 404 };
+      const hidden = { anonymous: 401, plain: 403, translator: 403, projectAdmin: 403 };
       await expectMatrix('patch', `/api/groups/${scratch}/`, { name: 'Scratch 2' }, { ...hidden, superuser: 200 }, MANAGE_GROUPS);
       await expectMatrix('put', `/api/groups/${scratch}/`, { name: 'Scratch', project_selection: 0, language_selection: 1 }, { ...hidden, superuser: 200 }, MANAGE_GROUPS);
-      // Existence and permission come before the body: an invisible team is 404 even with an invalid body.
-      await expectMatrix('put', `/api/groups/${scratch}/`, {}, { ...hidden, superuser: 400 });
+      // Permission and existence come before the body: 403 even with an invalid body.
+      await expectMatrix('put', `/api/groups/${scratch}/`, {}, { ...hidden, superuser: 400 }, MANAGE_GROUPS);
       await expectMatrix('post', '/api/users/plain/groups/', {}, globalAdmin(403, 400), MANAGE_USERS);
       const relations: Array<[string, object, string]> = [
         ['roles', { role_id: roles.get('Translate') }, String(roles.get('Translate'))],
@@ -318,8 +322,8 @@ describe('permissions', () => {
       await expectMatrix('delete', '/api/users/plain/groups/', { group_id: scratch }, globalAdmin(403, 200), MANAGE_USERS);
       await expectMatrix('delete', `/api/groups/${scratch}/`, undefined, { ...hidden, superuser: 204 }, MANAGE_GROUPS);
 
-      // The translator sees its own team: 403 there, 404 for the others.
-      const own = { anonymous: 401, plain: 404, translator: 403, projectAdmin: 404 } as const;
+      // The translator's own team: 403 for everyone without group.edit.
+      const own = { anonymous: 401, plain: 403, translator: 403, projectAdmin: 403 } as const;
       for (const [method, path, body] of [
         ['patch', `/api/groups/${translatorTeam}/`, { name: 'Pub translators' }],
         ['put', `/api/groups/${translatorTeam}/`, { name: 'Pub translators', project_selection: 0, language_selection: 1 }],
@@ -339,9 +343,9 @@ describe('permissions', () => {
       expect((await app.http().patch(`/api/groups/${users}/`).set(...admin).send({ name: 'Everyone' }).expect(400)).body).toEqual({ name: ['Cannot change this on a built-in team.'] });
     });
 
-    it('a role outside the caller’s teams is 404; one of its teams’ roles is 403', async () => {
+    it('a role write without role.edit is 403, visible or not (Weblate checks role.edit before the lookup)', async () => {
       const scratch = (await app.http().post('/api/roles/').set(...admin).send({ name: 'Scratch role', permissions: ['unit.edit'] }).expect(201)).body.id as number;
-      const hidden = { anonymous: 401, plain: 404, translator: 404, projectAdmin: 404 };
+      const hidden = { anonymous: 401, plain: 403, translator: 403, projectAdmin: 403 };
       await expectMatrix('patch', `/api/roles/${scratch}/`, { permissions: ['unit.review'] }, { ...hidden, superuser: 200 }, MANAGE_ROLES);
       await expectMatrix('put', `/api/roles/${scratch}/`, { name: 'Scratch role', permissions: ['unit.edit'] }, { ...hidden, superuser: 200 }, MANAGE_ROLES);
       await expectMatrix('delete', `/api/roles/${scratch}/`, undefined, { ...hidden, superuser: 204 }, MANAGE_ROLES);
@@ -349,9 +353,9 @@ describe('permissions', () => {
       // "Power user" is the role of the built-in Users team: every signed-in caller sees it. PATCH adds, so
       // re-adding one of its permissions leaves it unchanged.
       await expectMatrix('patch', `/api/roles/${roles.get('Power user')}/`, { permissions: ['unit.edit'] }, globalAdmin(403, 200), MANAGE_ROLES);
-      await expectMatrix('patch', `/api/roles/${roles.get('Translate')}/`, { permissions: ['unit.edit'] }, { anonymous: 401, plain: 404, translator: 403, projectAdmin: 404, superuser: 200 }, MANAGE_ROLES);
+      await expectMatrix('patch', `/api/roles/${roles.get('Translate')}/`, { permissions: ['unit.edit'] }, { anonymous: 401, plain: 403, translator: 403, projectAdmin: 403, superuser: 200 }, MANAGE_ROLES);
       for (const persona of WITHOUT_ACCESS) {
-        const status = { anonymous: 401, plain: 404, translator: 403, projectAdmin: 404 }[persona];
+        const status = { anonymous: 401, plain: 403, translator: 403, projectAdmin: 403 }[persona];
         expectAnswer(`PUT Translate as ${persona}`, await request(persona, 'put', `/api/roles/${roles.get('Translate')}/`).send({ name: 'Translate', permissions: ['unit.edit'] }), status, MANAGE_ROLES);
         expectAnswer(`DELETE Translate as ${persona}`, await request(persona, 'delete', `/api/roles/${roles.get('Translate')}/`), status, MANAGE_ROLES);
       }
@@ -443,6 +447,7 @@ describe('permissions', () => {
         '/api/components/secret/hidden/statistics/',
         '/api/components/secret/hidden/lock/',
         '/api/components/secret/hidden/links/',
+        '/api/components/secret/hidden/alerts/',
         '/api/components/secret/hidden/file/',
         '/api/components/secret/hidden/repository/',
         '/api/translations/secret/hidden/cs/',
@@ -525,6 +530,7 @@ describe('permissions', () => {
         '/api/components/open/vault/statistics/',
         '/api/components/open/vault/lock/',
         '/api/components/open/vault/links/',
+        '/api/components/open/vault/alerts/',
         '/api/components/open/vault/repository/',
         '/api/components/open/vault/file/',
         '/api/translations/open/vault/cs/',

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { Writable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import type { Project } from '../../src/modules/projects/project.entity';
+import { ComponentTaskScheduler } from '../../src/sync/component-task.scheduler';
 import { networkFailureMessage } from '../../src/vcs/git-runner';
 import { PRIVATE_HOST_MESSAGE, type HostLookup } from '../../src/vcs/repository-host-policy';
 import { createGitSandbox, type GitSandbox } from '../../src/vcs/testing/git-sandbox';
@@ -81,6 +82,8 @@ describe('repository security', () => {
       'sources/app.json': '{"hello": "Hello"}\n',
       'translations/cs/app.json': '{"hello": "Ahoj"}\n',
       [`translations/${'a'.repeat(36)}!/app.json`]: '{"hello": "A"}\n',
+      // Matched by ^(a+)+$ (creation needs the file mask to match a file), an unknown language code.
+      'translations/aaaa/app.json': '{"hello": "A"}\n',
     });
   }, 90_000);
 
@@ -132,9 +135,12 @@ describe('repository security', () => {
     it('checks the host again before fetching: a stored URL whose name now resolves inside is refused with the fixed text', async () => {
       // Stored directly, as if `innocent.example.test` had pointed at a public address when it was written.
       await createComponent(db, project, { slug: 'rebound', repo: `http://innocent.example.test:${internal.port}/repo.git`, branch: '' });
-      const edited = await app.http().patch('/api/components/secure/rebound/').set(...admin).send({ filemask: 'po/*.json' }).expect(200);
-      const task = await waitForTask(app, edited.body.task_url);
-      expect(task).toEqual({ completed: true, progress: 100, result: FETCH_FAILED, log: `Error: ${FETCH_FAILED}` });
+      // The edit is validated against the repository (issue 12): the fetch is refused before connecting.
+      const edited = await app.http().patch('/api/components/secure/rebound/').set(...admin).send({ filemask: 'po/*.json' }).expect(400);
+      expect(edited.body).toEqual({ repo: [`Could not update repository: ${FETCH_FAILED}`] });
+      const [row] = await db.query("SELECT filemask, task_id FROM components WHERE slug = 'rebound'");
+      expect(row.filemask).not.toBe('po/*.json');
+      expect(row.task_id).toBeNull();
       expect(internal.requests).toEqual([]);
       // The operator's log says why.
       expect(logLines.some((line) => line.includes('innocent.example.test') && line.includes('refused before connecting'))).toBe(true);
@@ -143,9 +149,8 @@ describe('repository security', () => {
     it('does not follow a redirect from an allowed server to an internal one', async () => {
       const partner = await listen((url) => ({ status: 302, headers: { Location: `http://127.0.0.1:${internal.port}${url}` } }));
       servers.push(partner.server);
-      const created = await create(componentBody('redirected', `http://git.partner.test:${partner.port}/repo.git`)).expect(201);
-      const task = await waitForTask(app, created.body.task_url);
-      expect(task).toMatchObject({ completed: true, result: FETCH_FAILED });
+      const created = await create(componentBody('redirected', `http://git.partner.test:${partner.port}/repo.git`)).expect(400);
+      expect(created.body).toEqual({ repo: [`Could not update repository: ${FETCH_FAILED}`] });
       expect(partner.requests.length).toBeGreaterThan(0);
       expect(internal.requests).toEqual([]);
     });
@@ -161,12 +166,19 @@ describe('repository security', () => {
       'deploy:s3cret-f@git.example.org:org/repo.git',
     ];
 
-    it('redacts every credential form in repo, push and task logs, and keeps them through a GET-then-PUT', async () => {
+    it('redacts every credential form in repo, push, refusals and task logs, and keeps them through a GET-then-PUT', async () => {
       const tasks: string[] = [];
       for (const [index, form] of forms.entries()) {
         const push = forms[(index + 1) % forms.length];
-        const created = await create(componentBody(`secret-${index}`, form, { push, repoweb: 'https://git.example.org/blob?api_key=s3cret-g' })).expect(201);
-        tasks.push(created.body.task_url);
+        const repoweb = 'https://git.example.org/blob?api_key=s3cret-g';
+        // git.example.org does not resolve here: the synchronous fetch refuses the creation (issue 12) ...
+        const refused = await create(componentBody(`secret-${index}`, form, { push, repoweb })).expect(400);
+        expect(refused.body).toEqual({ repo: [`Could not update repository: ${FETCH_FAILED}`] });
+        expect(refused.text).not.toContain('s3cret');
+        // ... so the components are stored as a repository that went away after creation leaves them, and imported.
+        const component = await createComponent(db, project, { slug: `secret-${index}`, name: `secret-${index}`, repo: form, push, repoweb, branch: '' });
+        const taskId = await app.glossa.app.get(ComponentTaskScheduler).scheduleImport(component.id);
+        tasks.push(`http://localhost/api/tasks/${taskId}/`);
       }
       for (const taskUrl of tasks) await waitForTask(app, taskUrl);
 
@@ -203,11 +215,11 @@ describe('repository security', () => {
       } finally {
         await rm(path.join(app.dataDir, 'vcs', 'secure'));
       }
-      // A local repository that is not there: git names the path, the task log does not.
-      const missing = await create(componentBody('missing', path.join(sandbox.root, 'missing.git'))).expect(201);
-      const failed = await waitForTask(app, missing.body.task_url);
-      expect(failed.result).toEqual(expect.stringContaining('[server path]'));
-      expect(JSON.stringify(failed)).not.toContain(sandbox.root);
+      // A local repository that is not there: git names the path, the refusal does not.
+      const missing = await create(componentBody('missing', path.join(sandbox.root, 'missing.git'))).expect(400);
+      expect(missing.body).toEqual({ repo: [expect.stringContaining('[server path]')] });
+      expect(JSON.stringify(missing.body)).not.toContain(sandbox.root);
+      expect(JSON.stringify(missing.body)).not.toContain(app.dataDir);
     });
   });
 
@@ -254,12 +266,12 @@ describe('repository security with private hosts allowed', () => {
     await new Promise((resolve) => closed.server.close(resolve));
     const results = [];
     for (const [slug, port] of [['open', open.port], ['closed', closed.port]] as const) {
-      const created = await app.http().post('/api/projects/inside/components/').set(...admin).send(componentBody(slug, `http://127.0.0.1:${port}/repo.git`)).expect(201);
-      await waitForTask(app, created.body.task_url);
-      results.push((await app.http().get(new URL(created.body.task_url).pathname).expect(200)).body);
+      // Creation fetches the repository synchronously (issue 12): the refusal is what the caller reads.
+      const created = await app.http().post('/api/projects/inside/components/').set(...admin).send(componentBody(slug, `http://127.0.0.1:${port}/repo.git`)).expect(400);
+      results.push(created.body);
     }
     expect(open.requests.length).toBeGreaterThan(0);
     expect(results[0]).toEqual(results[1]);
-    expect(results[0]).toEqual({ completed: true, progress: 100, result: FETCH_FAILED, log: `Error: ${FETCH_FAILED}` });
+    expect(results[0]).toEqual({ repo: [`Could not update repository: ${FETCH_FAILED}`] });
   });
 });

@@ -49,6 +49,14 @@ describe('repository', () => {
     }
   }
 
+  async function waitForTask(taskUrl: string): Promise<void> {
+    const taskPath = new URL(taskUrl).pathname;
+    for (;;) {
+      if ((await app.http().get(taskPath).set(...admin).expect(200)).body.completed) return;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
   const translated = async (component: string, language: string): Promise<number> =>
     (await app.http().get(`/api/translations/repo/${component}/${language}/statistics/`).expect(200)).body.translated;
 
@@ -138,7 +146,7 @@ describe('repository', () => {
   });
 
   describe('operations', () => {
-    it('validates the operation before the permission (400), then refuses ordinary users (403)', async () => {
+    it('refuses callers without any vcs right before the body (403), validates the operation (400), then its own right (403)', async () => {
       const url = '/api/components/repo/app/repository/';
       await app.http().post(url).send({ operation: 'pull' }).expect(401);
       const missing = await operate(url, {}).expect(400);
@@ -146,8 +154,9 @@ describe('repository', () => {
       expectApiHeaders(missing, ALLOW);
       const invalid = await operate(url, { operation: 'invalid' }).expect(400);
       expect(invalid.body).toEqual({ operation: ['"invalid" is not a valid choice.'] });
-      const userInvalid = await operate(url, { operation: 'invalid' }, authHeader(userToken)).expect(400);
-      expect(userInvalid.body).toEqual({ operation: ['"invalid" is not a valid choice.'] });
+      // An ordinary user holds no vcs.* write right on it: 403 whatever the body (DRF's order, check-order.ts).
+      const userInvalid = await operate(url, { operation: 'invalid' }, authHeader(userToken)).expect(403);
+      expect(userInvalid.body).toEqual(DENIED);
       for (const operation of ['commit', 'pull', 'push', 'reset', 'cleanup', 'file-sync', 'file-scan']) {
         const denied = await operate(url, { operation }, authHeader(userToken)).expect(403);
         expect(denied.body).toEqual(DENIED);
@@ -182,8 +191,8 @@ describe('repository', () => {
 
     it('commits pending strings of the addressed translation only, then reports nothing to commit', async () => {
       expect((await operate('/api/components/repo/app/repository/', { operation: 'commit' }).expect(200)).body).toEqual({ result: true });
-      // Pending with the text the file already has: the commit rewrites the file the way Weblate writes it
-      // (4-space indent), which is a local commit to push.
+      // Pending with the text the file already has: the json format patches only changed strings (issue 11
+      // item 3), so the file stays byte-identical and there is nothing to push (Weblate would re-indent it).
       await db.query(
         `UPDATE units SET pending = true WHERE id = (SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id
            JOIN components c ON c.id = t.component_id JOIN languages l ON l.id = t.language_id
@@ -199,19 +208,59 @@ describe('repository', () => {
       expect((await app.http().get('/api/translations/repo/app/cs/repository/').set(...admin).expect(200)).body.needs_commit).toBe(true);
       expect((await operate('/api/translations/repo/app/cs/repository/', { operation: 'commit' }).expect(200)).body).toEqual({ result: true });
       expect((await app.http().get('/api/translations/repo/app/cs/repository/').set(...admin).expect(200)).body.needs_commit).toBe(false);
-      expect((await app.http().get('/api/projects/repo/repository/').set(...admin).expect(200)).body).toMatchObject({ needs_commit: false, needs_push: true });
-      expect(await readFile(path.join(app.dataDir, 'vcs', 'repo', 'app', 'translations/cs/app.json'), 'utf8')).toBe(
-        '{\n    "hello": "Ahoj",\n    "bye": "Nashle"\n}\n',
-      );
+      expect((await app.http().get('/api/projects/repo/repository/').set(...admin).expect(200)).body).toMatchObject({ needs_commit: false, needs_push: false });
+      expect(await readFile(path.join(app.dataDir, 'vcs', 'repo', 'app', 'translations/cs/app.json'), 'utf8')).toBe('{"hello": "Ahoj", "bye": "Nashle"}\n');
     });
 
     it('answers push without a push URL as Weblate does: result false', async () => {
       const response = await operate('/api/components/repo/app/repository/', { operation: 'push' }).expect(200);
-      expect(response.body).toEqual({ result: false, detail: 'Push is disabled for Repo/App.' });
+      expect(response.body).toEqual({ result: false, detail: 'Push is disabled for Repo/App: it has no push URL (push).' });
       await app.http().patch('/api/components/repo/web/').set(...admin).send({ push: sandbox.upstream }).expect(200);
       // Push configured and nothing to push: done.
       const configured = await operate('/api/components/repo/web/repository/', { operation: 'push' }).expect(200);
       expect(configured.body).toEqual({ result: true });
+    });
+
+    it('pushes to the push URL set just before: settings take effect before the operation runs (issue 12)', async () => {
+      const workingCopy = path.join(app.dataDir, 'vcs', 'repo', 'web');
+      const revision = async (repository: string) => (await sandbox.git(repository, ['rev-parse', 'main'])).trim();
+      const bare = async (name: string) => {
+        const directory = path.join(sandbox.root, name);
+        await sandbox.git(sandbox.root, ['init', '--quiet', '--bare', '--initial-branch=main', directory]);
+        return directory;
+      };
+      const localCommit = async (name: string) => {
+        await writeFile(path.join(workingCopy, name), `${name}\n`);
+        await sandbox.git(workingCopy, ['add', name]);
+        await sandbox.git(workingCopy, ['commit', '--quiet', '-m', `Add ${name}`]);
+        return revision(workingCopy);
+      };
+      const upstreamHead = await revision(sandbox.upstream);
+
+      // PATCH the push URL, then push at once: the push goes to the new remote, whether or not the re-import
+      // the change queued has run yet.
+      const second = await bare('second.git');
+      const first = await localCommit('NOTES-1');
+      const patched = await app.http().patch('/api/components/repo/web/').set(...admin).send({ push: second }).expect(200);
+      const pushed = await operate('/api/components/repo/web/repository/', { operation: 'push' }).expect(200);
+      expect(pushed.body).toEqual({ result: true });
+      expect(await revision(second)).toBe(first);
+      expect(await revision(sandbox.upstream)).toBe(upstreamHead);
+      if (patched.body.task_url) await waitForTask(patched.body.task_url);
+
+      // A setting stored with no re-import queued at all: the operation itself applies it.
+      const third = await bare('third.git');
+      const next = await localCommit('NOTES-2');
+      await db.query(`UPDATE components SET push = $1 WHERE slug = 'web'`, [third]);
+      expect((await operate('/api/components/repo/web/repository/', { operation: 'push' }).expect(200)).body).toEqual({ result: true });
+      expect(await revision(third)).toBe(next);
+      expect(await revision(second)).toBe(first);
+      expect(await revision(sandbox.upstream)).toBe(upstreamHead);
+
+      // Back to the old state for the tests below (the local commits stay out of upstream).
+      await db.query(`UPDATE components SET push = $1 WHERE slug = 'web'`, [sandbox.upstream]);
+      await sandbox.git(workingCopy, ['reset', '--quiet', '--hard', upstreamHead]);
+      await sandbox.git(workingCopy, ['update-ref', 'refs/remotes/origin/main', upstreamHead]);
     });
 
     it('cleans up untracked files of the working copy', async () => {

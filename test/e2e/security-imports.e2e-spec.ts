@@ -84,9 +84,9 @@ describe('repository content limits and bad files (issue 10, items 9 and 10)', (
     const expectLine = (pattern: RegExp): void => expect({ pattern: String(pattern), found: lines.some((line) => pattern.test(line)) }).toEqual({ pattern: String(pattern), found: true });
     expectLine(/^Could not parse translations\/de\/app\.json: more than 20 strings in one file \(the limit was reached at line 1, column \d+\) \(MAX_UNITS_PER_FILE\)$/);
     expectLine(/^Could not parse translations\/fr\/app\.json: a string longer than 100 characters at line 1, column 19 \(MAX_STRING_LENGTH\)$/);
-    expectLine(/^Could not parse translations\/it\/app\.json: Invalid JSON: expected a value, found end of file at line 1, column 19$/);
+    expectLine(/^Could not parse translations\/it\/app\.json: line 1: invalid JSON: expected a value, found end of file \(column 19\)$/);
     expect(lines).toContain(`Skipping translations/pt/app.json: the file has ${Buffer.byteLength(TOO_BIG)} bytes, more than the limit of 4096 (MAX_FILE_BYTES)`);
-    expectLine(/^Could not parse translations\/sk\/app\.json: the string "app\.title" contains a NUL character \(\\u0000\), which cannot be stored$/);
+    expectLine(/^Could not parse translations\/sk\/app\.json: line 1: the string "app\.title" contains a NUL character \(\\u0000\), which cannot be stored$/);
     expectLine(/^Skipping translations\/ja\/app\.json: File path "translations\/ja\/app\.json" points outside the repository\.$/);
     // Nothing of the bad files was stored; the good ones are complete.
     expect(await translationsOf('mixed')).toEqual([

@@ -44,18 +44,19 @@ describe('POST …/translations/ through a symlinked language directory', () => 
     await sandbox.git(seed, ['push', '--quiet', 'origin', 'main']);
 
     await app.http().post('/api/projects/').set(...admin).send({ name: 'Links', slug: 'links', web: 'https://example.org/' }).expect(201);
-    for (const [slug, filemask] of [
-      ['locale', 'locale/*/app.json'],
-      ['linked', 'linked/*/app.json'],
-    ]) {
+    for (const slug of ['locale', 'linked']) {
       const created = await app
         .http()
         .post('/api/projects/links/components/')
         .set(...admin)
-        .send({ name: slug, slug, repo: sandbox.upstream, filemask, template: 'sources/app.json', file_format: 'json', new_lang: 'add' })
+        .send({ name: slug, slug, repo: sandbox.upstream, filemask: 'locale/*/app.json', template: 'sources/app.json', file_format: 'json', new_lang: 'add' })
         .expect(201);
       expect((await waitForTask(app, created.body.task_url, admin)).result).toMatchObject({ result: true });
     }
+    // `linked/*/app.json` matches no tracked file (git lists the symlink, not what is behind it), so the API
+    // refuses it since creation is validated against the repository (issue 12); the component gets it
+    // the way a repository changed after creation would give it.
+    await db.query(`UPDATE components SET filemask = 'linked/*/app.json' WHERE slug = 'linked'`);
   }, 90_000);
 
   afterAll(async () => {

@@ -18,20 +18,24 @@ const PERSONAS: Persona[] = ['plain', 'translator', 'reviewer', 'projectAdmin'];
 const METHODS = ['translate', 'approve', 'suggest', 'fuzzy', 'replace', 'source', 'add'] as const;
 const CONFLICTS = ['', 'ignore', 'replace-translated', 'replace-approved'] as const;
 
-const NOT_AVAILABLE = { method: ['This method is not available here.'] };
+const NOT_AVAILABLE = { method: ['This method is not available here. Check your permissions or use different translation object.'] };
+const ADD_TO_SOURCE = { method: ['This method is not available here. Try adding to the source instead of the translation.'] };
 const NO_APPROVED_OVERWRITE = { conflicts: ['You can not overwrite existing approved translations.'] };
 const SOURCE_ONLY = { method: ['Source upload is supported only on source language.'] };
 
 /**
  * What Weblate answers (weblate-api.md §10.8, check_perms in this order): replace-approved needs unit.review;
  * `source` only on the source language; translate/fuzzy need unit.edit, approve unit.review, replace
- * component.edit. `suggest` and `add` pass the rights check of those who hold suggestion.add/unit.add and
- * then meet Glossa's own 400 (no suggestions; json has no bilingual add), so they are refused for everyone.
+ * component.edit. `add` needs unit.add, which a monolingual component refuses on a translation (Weblate's
+ * hint: add to the source instead), so everyone meets that hint. `suggest` needs suggestion.add, which every
+ * signed-in user holds on a public project (the Users team's "Power user"), and changes no string.
  */
 function expectedAnswer(persona: Persona, method: (typeof METHODS)[number], conflicts: (typeof CONFLICTS)[number]): { status: number; body?: object } {
   const reviews = persona === 'reviewer' || persona === 'projectAdmin';
   if (conflicts === 'replace-approved' && !reviews) return { status: 400, body: NO_APPROVED_OVERWRITE };
   if (method === 'source') return { status: 400, body: SOURCE_ONLY };
+  if (method === 'add') return { status: 400, body: ADD_TO_SOURCE };
+  if (method === 'suggest') return { status: 200 };
   const granted = method === 'translate' || method === 'fuzzy' || (method === 'approve' && reviews) || (method === 'replace' && persona === 'projectAdmin');
   return granted ? { status: 200 } : { status: 400, body: NOT_AVAILABLE };
 }
@@ -180,13 +184,13 @@ describe('upload resource limits (issue 10, item 2)', () => {
         return request.attach('file', jsonFile({ [content.strings[1].context]: 'Ahoj' }), 'upload.json');
       },
       400,
-      { detail: 'Too many form fields: an upload takes at most 10.' },
+      { detail: 'Too many form fields: an upload takes at most 10 (UPLOAD_MAX_FIELDS).' },
     );
   });
 
   it('refuses a form field longer than UPLOAD_MAX_FIELD_BYTES and a second file', async () => {
     await expectRefused(() => uploadFile(jsonFile({ [content.strings[1].context]: 'Ahoj' }), { author_name: 'x'.repeat(1024 * 1024) }), 400, {
-      detail: 'Form field "author_name" is too long: at most 1024 bytes.',
+      detail: 'Form field "author_name" is too long: at most 1024 bytes (UPLOAD_MAX_FIELD_BYTES).',
     });
     await expectRefused(
       () => uploadFile(jsonFile({ [content.strings[1].context]: 'Ahoj' })).attach('other', Buffer.from('{}'), 'other.json'),
@@ -216,7 +220,7 @@ describe('upload resource limits (issue 10, item 2)', () => {
   it('refuses strings PostgreSQL cannot store with 400 instead of failing in the database', async () => {
     const nul = Buffer.from(`{"app": {"string1": "a\\u0000b"}}`);
     await expectRefused(() => uploadFile(nul), 400, {
-      file: ['Failed to parse uploaded file: the string "app.string1" contains a NUL character (\\u0000), which cannot be stored'],
+      file: ['Failed to parse uploaded file: line 1: the string "app.string1" contains a NUL character (\\u0000), which cannot be stored'],
     });
   });
 });
@@ -274,6 +278,7 @@ describe('a parse that needs more memory than its worker may use (issue 10, item
     expect([response.status, response.body]).toEqual([413, { detail: 'Uploaded translation file is too big: reading the file needs more than 16 MB of memory.' }]);
     await app.http().get('/healthz').expect(200);
     const next = await uploadFile(jsonFile({ 'app.string1': 'Po pádu' }));
-    expect([next.status, next.body.total]).toEqual([200, 1]);
+    // Read relative to the template (formats.md §5): total is the template's 6 strings.
+    expect([next.status, next.body.total]).toEqual([200, 6]);
   });
 });

@@ -1,7 +1,7 @@
 import { Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
@@ -13,6 +13,8 @@ import { ComponentImportService } from '../../src/sync/component-import.service'
 import { DEFAULT_MESSAGE_TEMPLATES } from '../../src/sync/component-defaults';
 import { DemoSeeder } from '../../src/sync/demo-seeder';
 import { SyncModule } from '../../src/sync/sync.module';
+import { WriteBackService } from '../../src/sync/write-back.service';
+import { runGit } from '../../src/vcs/git-runner';
 import { createComponent, createLanguages, createProject } from '../support/factories';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
@@ -69,6 +71,7 @@ describe('sync: demo seeder', () => {
       name: 'App',
       slug: 'app',
       repo: path.join(dataDir, 'demo-repository'),
+      push: path.join(dataDir, 'demo-repository'),
       branch: 'main',
       filemask: 'translations/*/app.json',
       template: 'sources/app.json',
@@ -99,6 +102,22 @@ describe('sync: demo seeder', () => {
   it('can pull the demo repository although local repositories are not allowed', async () => {
     const [{ id }] = await db.query("SELECT id FROM components WHERE slug = 'app'");
     await expect(app.get(ComponentImportService).pullComponent(id)).resolves.toEqual({ result: true });
+  });
+
+  it('pushes back into the demo repository, whose checked-out tree follows (wlc push demo/app works)', async () => {
+    const [{ id }] = await db.query("SELECT id FROM components WHERE slug = 'app'");
+    // A commit in the working copy, as a translation commit would make one.
+    const workingCopy = path.join(dataDir, 'vcs', 'demo', 'app');
+    await writeFile(path.join(workingCopy, 'README.md'), 'Changed by a test\n');
+    const git = (cwd: string, ...args: string[]) => runGit(args, { cwd, env: { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.org', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.org' } });
+    await git(workingCopy, 'commit', '--quiet', '--all', '--message=Test change');
+    const pushed = (await git(workingCopy, 'rev-parse', 'HEAD')).stdout.trim();
+
+    await expect(app.get(WriteBackService).push(id, null)).resolves.toEqual({ result: true });
+    const demo = path.join(dataDir, 'demo-repository');
+    expect((await git(demo, 'rev-parse', 'HEAD')).stdout.trim()).toBe(pushed);
+    expect(await readFile(path.join(demo, 'README.md'), 'utf8')).toBe('Changed by a test\n');
+    expect((await git(demo, 'status', '--porcelain')).stdout.trim()).toBe('');
   });
 
   it('still refuses other local repositories', async () => {

@@ -187,7 +187,8 @@ describe('sync: component import, rescan and pull', () => {
       expect(unit.source_unit_id).toBe(sourceIds.get(unit.id_hash));
       expect(typeof unit.timestamp).toBe('string');
     }
-    expect(cs[4].file_location).toEqual({ path: [{ key: 'list' }, { index: 1 }], valueType: 'string' });
+    // Write-back patches the file through its format (issue 11), so no JSON path is kept per unit any more.
+    expect(cs[4].file_location).toBeNull();
   });
 
   it('stores statistics and revisions of the translations', async () => {
@@ -206,23 +207,36 @@ describe('sync: component import, rescan and pull', () => {
       translated_chars: 7 + 14 + 6,
       fuzzy: 0,
       readonly: 0,
-      failing_checks: 0,
+      // "app.title" is translated as its source ("Weblate"): Weblate's `same` check fails for it.
+      failing_checks: 1,
+      failing_checks_words: 1,
       have_suggestion: 0,
       have_comment: 0,
     });
     expect(de).toMatchObject({ total: 5, translated: 2, translated_words: 6 });
   });
 
-  it('records one "Resource update" (0) per translation, without unit, user or text', async () => {
+  it('records the import history per string: 13 per source string, 44 per string of each translation, then 0', async () => {
     const rows = await changes();
+    const perString = (action: number, code: string) => WORKED_EXAMPLE.map(() => [action, code]);
     expect(rows.map((c: Record<string, unknown>) => [c.action, c.code])).toEqual([
+      ...perString(13, 'en'),
       [0, 'en'],
+      ...perString(44, 'cs'),
       [0, 'cs'],
+      ...perString(44, 'de'),
       [0, 'de'],
     ]);
-    const [first] = rows;
-    expect(first).toMatchObject({ unit_id: null, target: '', user_id: null, author_id: null, project_id: component.projectId });
-    expect(first.translation_id).not.toBeNull();
+    // Each string's change names its unit and carries its text, in file order; no user (a scan).
+    for (const code of ['en', 'cs', 'de']) {
+      const stored = await units(code);
+      const history = rows.filter((c: Record<string, unknown>) => c.code === code && c.action !== 0);
+      expect(history.map((c: Record<string, unknown>) => [c.unit_id, c.target, c.old])).toEqual(stored.map((u: Record<string, unknown>) => [u.id, u.target, '']));
+    }
+    const resource = rows.find((c: Record<string, unknown>) => c.action === 0);
+    expect(resource).toMatchObject({ unit_id: null, target: '', user_id: null, author_id: null, project_id: component.projectId });
+    expect(resource.translation_id).not.toBeNull();
+    for (const row of rows) expect(row).toMatchObject({ user_id: null, author_id: null, translation_id: expect.any(Number) });
   });
 
   it('pulls a changed string: 59 with the new text, 0 for the rescanned translation only, same unit id', async () => {
@@ -237,7 +251,7 @@ describe('sync: component import, rescan and pull', () => {
     expect(after).toMatchObject({ id: before.id, target: 'Nazdar, {name}!', state: 20 });
     const newChanges = (await changes()).filter((c: Record<string, string>) => BigInt(c.id) > BigInt(lastChange));
     expect(newChanges.map((c: Record<string, unknown>) => [c.action, c.code, c.unit_id, c.target])).toEqual([
-      [20, null, null, ''],
+      [21, null, null, ''],
       [59, 'cs', before.id, 'Nazdar, {name}!'],
       [0, 'cs', null, ''],
     ]);
@@ -282,11 +296,14 @@ describe('sync: component import, rescan and pull', () => {
     expect(cs[2].source_unit_id).toBe(en[2].id);
     const newChanges = (await changes()).filter((c: Record<string, string>) => BigInt(c.id) > BigInt(lastChange));
     expect(newChanges.map((c: Record<string, unknown>) => [c.action, c.code, c.unit_id, c.target])).toEqual([
-      [20, null, null, ''],
+      [21, null, null, ''],
+      [13, 'en', en[2].id, 'Bye'],
       [59, 'en', greetingIds.get('en'), 'Hi, {name}!'],
       [0, 'en', null, ''],
+      [44, 'cs', cs[2].id, ''],
       [30, 'cs', greetingIds.get('cs'), 'Hi, {name}!'],
       [0, 'cs', null, ''],
+      [44, 'de', expect.any(String), ''],
       [30, 'de', greetingIds.get('de'), 'Hi, {name}!'],
       [0, 'de', null, ''],
     ]);
@@ -295,9 +312,47 @@ describe('sync: component import, rescan and pull', () => {
     expect(csStats).toMatchObject({ total: 5, translated: 1, fuzzy: 1, fuzzy_words: 2 });
   });
 
-  it('reports a merge conflict as result false, records 22 and shows it as merge_failure', async () => {
+  const workingCopyPath = () => path.join(dataDir, 'vcs', 'sync', 'app');
+  const gitOut = async (...args: string[]) => (await sandbox.git(workingCopyPath(), args)).trim();
+
+  it('merge_style rebase (the default): a diverged upstream is pulled by replaying the local commit on it, 21', async () => {
+    const workingCopy = workingCopyPath();
+    await sandbox.git(workingCopy, ['config', 'user.email', 'local@glossa.invalid']);
+    await sandbox.git(workingCopy, ['config', 'user.name', 'Local']);
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(path.join(workingCopy, 'README.local'), 'local\n');
+    await sandbox.git(workingCopy, ['add', 'README.local']);
+    await sandbox.git(workingCopy, ['commit', '--quiet', '-m', 'Local commit']);
+    const author = await gitOut('log', '-1', '--format=%an <%ae> %at', 'HEAD');
+    const upstream = await sandbox.commitUpstream({ 'README.upstream': 'upstream\n' }, 'Upstream commit');
+    const lastChange = (await changes()).at(-1).id;
+
+    await expect(app.get(ComponentImportService).pullComponent(component.id)).resolves.toEqual({ result: true });
+
+    // Linear history: the local commit sits on top of upstream's, no merge commit.
+    expect(await gitOut('rev-parse', 'HEAD~1')).toBe(upstream);
+    // The author (and date) are kept; the committer is the site.
+    expect(await gitOut('log', '-1', '--format=%s|%an <%ae> %at|%cn', 'HEAD')).toBe(`Local commit|${author}|Glossa`);
+    expect(await gitOut('rev-list', '--merges', '--count', 'HEAD')).toBe('0');
+    const newChanges = (await changes()).filter((c: Record<string, string>) => BigInt(c.id) > BigInt(lastChange));
+    expect(newChanges.map((c: Record<string, unknown>) => c.action)).toEqual([21]);
+  });
+
+  it('merge_style merge: a merge commit by the site with the rendered merge_message, 20', async () => {
+    await db.query(`UPDATE components SET merge_style = 'merge', merge_message = $2 WHERE id = $1`, [
+      component.id,
+      "Merge branch '{{ component_remote_branch }}' of {{ project_name }}/{{ component_name }} into {{ site_title }}.\n\n",
+    ]);
+    const upstream = await sandbox.commitUpstream({ 'README.upstream': 'upstream 2\n' }, 'Second upstream commit');
+    await expect(app.get(ComponentImportService).pullComponent(component.id)).resolves.toEqual({ result: true });
+    expect(await gitOut('log', '-1', '--format=%s|%an|%cn|%P', 'HEAD')).toBe(`Merge branch 'main' of Sync/App into Glossa.|Glossa|Glossa|${await gitOut('rev-parse', 'HEAD^1')} ${upstream}`);
+    expect((await changes()).at(-1).action).toBe(20);
+    await db.query(`UPDATE components SET merge_style = 'rebase' WHERE id = $1`, [component.id]);
+  });
+
+  it('reports a rebase conflict as result false, records 23 and shows it as merge_failure', async () => {
     const service = app.get(ComponentImportService);
-    const workingCopy = path.join(dataDir, 'vcs', 'sync', 'app');
+    const workingCopy = workingCopyPath();
     // A local commit that conflicts with the next upstream change.
     await sandbox.git(workingCopy, ['config', 'user.email', 'local@glossa.invalid']);
     await sandbox.git(workingCopy, ['config', 'user.name', 'Local']);
@@ -310,7 +365,10 @@ describe('sync: component import, rescan and pull', () => {
     expect(result.result).toBe(false);
     expect(result.detail).toMatch(/conflict/i);
     const [last] = (await changes()).slice(-1);
-    expect(last).toMatchObject({ action: 22, translation_id: null });
+    expect(last).toMatchObject({ action: 23, translation_id: null });
+    // The rebase was aborted: the local commit is still HEAD and nothing is half-applied.
+    expect(await gitOut('log', '-1', '--format=%s', 'HEAD')).toBe('Local German');
+    expect(await gitOut('status', '--porcelain')).toBe('');
     const status = await service.repositoryStatus(component.id);
     expect(status).toMatchObject({ needs_merge: true, needs_push: true, merge_failure: result.detail });
   });

@@ -163,8 +163,11 @@ describe('translations', () => {
     });
 
     it('rejects conversions and queries it cannot honour', async () => {
-      const converted = await app.http().get(`${base()}/cs/file/?format=csv`).expect(400);
-      expect(converted.body).toEqual({ format: ['Conversion to csv is not supported'] });
+      // mo converts PO components only (formats.md §4).
+      const converted = await app.http().get(`${base()}/cs/file/?format=mo`).expect(404);
+      expect(converted.body).toEqual({ detail: 'Conversion to mo is not supported' });
+      const unknown = await app.http().get(`${base()}/cs/file/?format=no-such-exporter`).expect(404);
+      expect(unknown.body).toEqual({ detail: 'Conversion to no-such-exporter is not supported' });
       const query = await app.http().get(`${base()}/cs/file/?q=state:translated`).expect(400);
       expect(query.body).toEqual({ q: ['Query string is ignored without format'] });
       await app.http().get(`${base()}/fr/file/`).expect(404);

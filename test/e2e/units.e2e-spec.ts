@@ -90,16 +90,16 @@ describe('units', () => {
       await app.http().get(`${base()}/fr/units/`).expect(404);
     });
 
-    it('filters with q and rejects what the subset cannot parse', async () => {
+    it('filters with q and rejects what it cannot parse', async () => {
       const translated = await app.http().get(`${base()}/cs/units/?q=is:translated`).expect(200);
       expect(translated.body.count).toBe(4);
       const state = await app.http().get(`${base()}/cs/units/?q=${encodeURIComponent('state:<translated')}`).expect(200);
       expect(state.body.count).toBe(3);
       const word = await app.http().get(`${base()}/cs/units/?q=${encodeURIComponent('"more words" key:dialog')}`).expect(200);
       expect(word.body.results.map((u: Unit) => u.context)).toEqual(['dialog.string6']);
-      const bad = await app.http().get(`${base()}/cs/units/?q=${encodeURIComponent('a OR b')}`).expect(400);
+      const bad = await app.http().get(`${base()}/cs/units/?q=${encodeURIComponent('a OR foo:b')}`).expect(400);
       expectApiHeaders(bad, 'GET, POST, HEAD, OPTIONS');
-      expect(bad.body).toEqual({ q: ['Could not parse query string: Operator OR is not supported'] });
+      expect(bad.body).toEqual({ q: ['Could not parse query string: Unknown search field: foo'] });
     });
 
     it('lists all units by id with large pagination and shows one unit', async () => {

@@ -46,6 +46,12 @@ describe('users and notification subscriptions', () => {
   const admin = authHeader(TEST_ADMIN_TOKEN);
   const as = (user: { token: string }) => authHeader(user.token);
 
+  /** API URL of a team by name, as the admin lists them. */
+  async function teamUrls(): Promise<(name: string) => string> {
+    const teams: Array<{ name: string; url: string }> = (await app.http().get('/api/groups/').set(...admin).expect(200)).body.results;
+    return (name) => teams.find((team) => team.name === name)!.url;
+  }
+
   /** Checks the spec's rules for a notifications list and returns the subscriptions. */
   async function expectDefaultSubscriptions(username: string): Promise<Subscription[]> {
     const response = await app.http().get(`/api/users/${username}/notifications/`).set(...admin).expect(200);
@@ -70,24 +76,28 @@ describe('users and notification subscriptions', () => {
     it('lists every user to everyone: basic fields for non-superusers, full ones for superusers', async () => {
       const anonymous = await app.http().get('/api/users/').expect(200);
       expectApiHeaders(anonymous, LIST_ALLOW);
-      expect(anonymous.body.count).toBe(3);
+      // Weblate lists its inactive `anonymous` account too (issue 12 item 3); the migration creates it first.
+      expect(anonymous.body.count).toBe(4);
       expect(anonymous.body.results).toEqual([
+        { full_name: 'Anonymous', username: 'anonymous' },
         { full_name: 'admin', username: 'admin' },
         { full_name: 'Tran Slator', username: 'translator' },
         { full_name: 'other', username: 'other' },
       ]);
       const asUser = await app.http().get('/api/users/').set(...as(translator)).expect(200);
-      expect(Object.keys(asUser.body.results[1])).toEqual(BASIC_USER_KEYS);
+      expect(Object.keys(asUser.body.results[2])).toEqual(BASIC_USER_KEYS);
 
       const full = await app.http().get('/api/users/').set(...admin).expect(200);
-      expect(full.body.count).toBe(3);
-      const entry = full.body.results[1];
+      expect(full.body.count).toBe(4);
+      const entry = full.body.results[2];
       expect(Object.keys(entry)).toEqual(FULL_USER_KEYS);
+      // `groups` lists the user's teams as Weblate does: every user is in Users, the anonymous account in Guests.
+      const teamUrl = await teamUrls();
       expect(entry).toEqual({
         email: 'translator@example.org',
         full_name: 'Tran Slator',
         username: 'translator',
-        groups: [],
+        groups: [teamUrl('Users')],
         notifications: apiLink(origin, '/api/users/translator/notifications/'),
         is_superuser: false,
         is_active: true,
@@ -96,7 +106,19 @@ describe('users and notification subscriptions', () => {
         url: apiLink(origin, '/api/users/translator/'),
         statistics_url: apiLink(origin, '/api/users/translator/statistics/'),
       });
-      expect(full.body.results[0]).toMatchObject({ username: 'admin', is_superuser: true });
+      expect(full.body.results[1]).toMatchObject({ username: 'admin', is_superuser: true, groups: [teamUrl('Users')] });
+      expect(full.body.results[0]).toMatchObject({ username: 'anonymous', groups: [teamUrl('Guests')] });
+    });
+
+    it('lists a user’s teams in `groups`, by team id, and follows membership changes', async () => {
+      const teamUrl = await teamUrls();
+      const teams: Array<{ id: number; name: string }> = (await app.http().get('/api/groups/').set(...admin).expect(200)).body.results;
+      const reviewers = teams.find((team) => team.name === 'Reviewers')!.id;
+      const joined = await app.http().post('/api/users/other/groups/').set(...admin).send({ group_id: reviewers }).expect(200);
+      expect(joined.body.groups).toEqual([teamUrl('Users'), teamUrl('Reviewers')]);
+      expect((await app.http().get('/api/users/other/').set(...admin).expect(200)).body.groups).toEqual([teamUrl('Users'), teamUrl('Reviewers')]);
+      const left = await app.http().delete('/api/users/other/groups/').set(...admin).send({ group_id: reviewers }).expect(200);
+      expect(left.body.groups).toEqual([teamUrl('Users')]);
     });
 
     it('filters by username prefix, id and is_active, and pages by id', async () => {
@@ -111,15 +133,15 @@ describe('users and notification subscriptions', () => {
       const badId = await app.http().get('/api/users/?id=abc').expect(400);
       expectApiHeaders(badId, LIST_ALLOW);
       expect(badId.body).toEqual({ id: ['Enter a number.'] });
-      expect((await app.http().get('/api/users/?is_active=false').expect(200)).body.count).toBe(0);
+      expect((await app.http().get('/api/users/?is_active=false').expect(200)).body.count).toBe(1);
       expect((await app.http().get('/api/users/?is_active=true').expect(200)).body.count).toBe(3);
 
       const page = await app.http().get('/api/users/?page_size=2&page=2').expect(200);
       expect(page.body).toEqual({
-        count: 3,
+        count: 4,
         next: null,
         previous: `${origin}/api/users/?format=api&page_size=2`,
-        results: [{ full_name: 'other', username: 'other' }],
+        results: [{ full_name: 'Tran Slator', username: 'translator' }, { full_name: 'other', username: 'other' }],
       });
       await app.http().get('/api/users/?page=3&page_size=2').expect(404, { detail: 'Invalid page.' });
     });
@@ -150,7 +172,7 @@ describe('users and notification subscriptions', () => {
         email: 'new@example.org',
         full_name: 'New User',
         username: 'new.user',
-        groups: [],
+        groups: [(await teamUrls())('Users')],
         is_superuser: false,
         is_active: true,
         is_bot: true,
@@ -253,6 +275,7 @@ describe('users and notification subscriptions', () => {
       const rejected = await app.http().get('/api/users/').set(...as(victim)).expect(401);
       expect(rejected.body).toEqual({ detail: 'Invalid token.' });
       expect((await app.http().get('/api/users/?is_active=false').expect(200)).body.results).toEqual([
+        { full_name: 'Anonymous', username: 'anonymous' },
         { full_name: 'Deleted User', username: `deleted-${victim.id}` },
       ]);
     });

@@ -89,7 +89,8 @@ describeWithWlc('wlc write commands', () => {
     await admin('commit', 'cli/app/cs');
     await admin('push', 'cli/app');
     const upstream = await sandbox.git(sandbox.root, ['--git-dir', sandbox.upstream, 'show', 'main:translations/cs/app.json']);
-    expect(upstream).toBe('{\n    "hello": "Ahoj",\n    "bye": "Nashle"\n}\n');
+    // The file keeps its own one-line layout (issue 11 item 3: only the uploaded member is written).
+    expect(upstream).toBe('{"hello": "Ahoj", "bye": "Nashle"}\n');
     expect(await admin('repo', 'cli/app')).toMatch(/^needs_push: False$/m);
   });
 

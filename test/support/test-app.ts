@@ -49,6 +49,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
       // Tests make many requests from one address; test/e2e/ratelimit.e2e-spec.ts sets small limits itself.
       RATE_LIMIT_ANON: '1000000/day',
       RATE_LIMIT_USER: '1000000/hour',
+      RATE_LIMIT_HOOKS: '1000000/hour',
       ...env,
     }),
     ...options.config,

@@ -10,8 +10,8 @@ import type { ApiCaller } from '../http/request-context';
  *   "all public"/"all protected" when the level matches, the project by hand, or one of its components).
  * - A restricted component is visible only through a team that selects that component by hand (Weblate:
  *   "restricting access at a component level takes over the project-level permissions").
- * - Superusers see everything. The caller's teams are the membership rows plus the built-in team marked
- *   implicit for anonymous or for authenticated callers.
+ * - Superusers see everything. The caller's teams are its membership rows (every user is a member of the
+ *   built-in "Users" team unless removed from it); anonymous callers have the team marked implicit for them.
  * The user id is an integer from our own users table, so it is inlined as a number literal, except in the
  * per-request statements, which take it as a parameter so one prepared statement serves every user.
  */
@@ -32,11 +32,12 @@ function userIdSql(caller: ApiCaller): string {
 
 export function callerGroupsSql(caller: ApiCaller | null): string {
   if (caller === null) return `SELECT id FROM groups WHERE implicit_for = 'anonymous'`;
-  return `SELECT id FROM groups WHERE implicit_for = 'authenticated' UNION SELECT group_id FROM group_members WHERE user_id = ${userIdSql(caller)}`;
+  // Memberships only: the built-in "Users" team is a real membership of every user (auto-assigned).
+  return `SELECT group_id AS id FROM group_members WHERE user_id = ${userIdSql(caller)}`;
 }
 
 /** A team `g` selects project `p` (not counting component-level grants). */
-function groupSelectsProjectSql(g: string, p: string): string {
+export function groupSelectsProjectSql(g: string, p: string): string {
   return `(${g}.project_selection = 1 OR (${g}.project_selection = 3 AND ${p}.access_control = 0)
     OR (${g}.project_selection = 4 AND ${p}.access_control IN (0, 1))
     OR EXISTS (SELECT 1 FROM group_projects gp WHERE gp.group_id = ${g}.id AND gp.project_id = ${p}.id))`;

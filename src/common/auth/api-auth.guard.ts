@@ -1,9 +1,12 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { DataSource } from 'typeorm';
 import { requestContextOf } from '../http/request-context';
 import { parseAuthorizationHeader } from './authorization-header';
+import { NO_AUTHENTICATION_KEY } from './no-authentication';
+import { CHECK_ORDER_KEY, type CheckOrderRule, enforceCheckOrder } from './check-order';
 import { resolveRequestAccess } from './scope-access';
 import { hashToken } from './token-hash';
 
@@ -13,7 +16,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * Authenticates the token (if any) and applies DRF's IsAuthenticatedOrReadOnly: anonymous callers may
  * read, every write needs a valid token (401 otherwise, weblate-api.md §2.1, §2.3). The token, the object
  * the path names and the caller's rights on it are resolved in one statement (scope-access.ts); object
- * permissions are checked by the services.
+ * permissions are checked by the route's @CheckOrder rule (check-order.ts) and by the services.
  *
  * Bound to every route as the app's global guard (app.module.ts), with no test of the path: it used to skip
  * paths not starting with `/api/`, which `/API/…` (routed case-insensitively) escaped (issue 10 item 4).
@@ -22,13 +25,22 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 @Injectable()
 export class ApiAuthGuard implements CanActivate {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly reflector: Reflector,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<Request>();
     const ctx = requestContextOf(request);
+    // Routes without authentication (no-authentication.ts: the repository hooks) stay anonymous.
+    if (this.reflector.getAllAndOverride<boolean | undefined>(NO_AUTHENTICATION_KEY, [context.getHandler(), context.getClass()]) === true) return true;
     const key = parseAuthorizationHeader(request.headers.authorization);
     await resolveRequestAccess(this.dataSource, request.path, ctx, key === null ? null : hashToken(key), !SAFE_METHODS.has(request.method));
+    // DRF's order for writes (check-order.ts): the route's permission and object checks, before any pipe
+    // validates the body.
+    const rule = this.reflector.get<CheckOrderRule | undefined>(CHECK_ORDER_KEY, context.getHandler());
+    if (rule !== undefined) await enforceCheckOrder(this.dataSource, ctx, request.params as Record<string, string>, rule);
     return true;
   }
 }

@@ -25,7 +25,7 @@ function decode(segment: string): string {
 }
 
 /** The objects a path can name, each found by a lookup whose parameters are the path's segments. */
-type ScopeKind = 'project' | 'component' | 'translation' | 'unit' | 'change' | 'task';
+type ScopeKind = 'project' | 'component' | 'translation' | 'unit' | 'suggestion' | 'change' | 'task' | 'addon';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -40,11 +40,18 @@ const SCOPE_LOOKUPS: Record<ScopeKind, (first: number) => string> = {
   unit: (n) => `SELECT co.project_id, co.id AS component_id, t.language_id
                   FROM units u JOIN translations t ON t.id = u.translation_id JOIN components co ON co.id = t.component_id
                  WHERE u.id = $${n}`,
+  // A suggestion is seen and acted on with the rights on its unit's translation (Weblate's SuggestionViewSet).
+  suggestion: (n) => `SELECT co.project_id, co.id AS component_id, t.language_id
+                        FROM suggestions s JOIN units u ON u.id = s.unit_id JOIN translations t ON t.id = u.translation_id
+                        JOIN components co ON co.id = t.component_id
+                       WHERE s.id = $${n}`,
   change: (n) => `SELECT ch.project_id, ch.component_id, ch.language_id FROM changes ch WHERE ch.id = $${n} AND ch.project_id IS NOT NULL`,
   // A task belongs to its component (weblate-api.md §5.14): seen and cancelled with the component's rights.
   // A removal task outlives its component; it then names nothing and inherits no restriction.
   task: (n) => `SELECT co.project_id, co.id AS component_id, NULL::int AS language_id
                   FROM tasks tk JOIN components co ON co.id = tk.component_id WHERE tk.id = $${n}::uuid`,
+  // An add-on is seen with the rights on what it is installed on: its component, or its project (component_id null).
+  addon: (n) => `SELECT a.project_id, a.component_id, NULL::int AS language_id FROM addons a WHERE a.id = $${n}`,
 };
 
 /** The scope a path names and the lookup's parameters, or null when it names none (lists, the root, ...). */
@@ -53,8 +60,10 @@ function scopeOf(resource: string | undefined, a: string | undefined, b: string 
   if (resource === 'components' && a !== undefined && b !== undefined) return { kind: 'component', params: [a, b] };
   if (resource === 'translations' && a !== undefined && b !== undefined && c !== undefined) return { kind: 'translation', params: [a, b, c] };
   if (resource === 'units' && a !== undefined && /^\d{1,18}$/.test(a)) return { kind: 'unit', params: [a] };
+  if (resource === 'suggestions' && a !== undefined && /^\d{1,9}$/.test(a)) return { kind: 'suggestion', params: [a] };
   if (resource === 'changes' && a !== undefined && /^\d{1,18}$/.test(a)) return { kind: 'change', params: [a] };
   if (resource === 'tasks' && a !== undefined && UUID.test(a)) return { kind: 'task', params: [a] };
+  if (resource === 'addons' && a !== undefined && /^\d{1,9}$/.test(a)) return { kind: 'addon', params: [a] };
   return null;
 }
 
@@ -162,5 +171,6 @@ export async function resolveRequestAccess(
     return;
   }
   if (!caller?.isSuperuser && (!row.visible || !row.project_visible)) throw notFound();
+  ctx.scopeFound = true;
   ctx.access = new AccessGrant(caller, new Set(row.permissions ?? []));
 }

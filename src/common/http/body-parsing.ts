@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import express from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AppConfig } from '../../config/app-config';
+import { formBodyOf, parseUrlencoded } from './request-body';
 
 /**
  * The deepest nesting a JSON body may have. Weblate's bodies are at most three levels deep; V8 parses any
@@ -44,15 +45,30 @@ function verifyJsonDepth(_request: IncomingMessage, _response: unknown, body: Bu
   checkJsonDepth(new TextDecoder(encoding).decode(body));
 }
 
+/** A urlencoded body (read as text by express.text) becomes the form view of request-body.ts. */
+function urlencodedFormView(request: Request, _response: Response, next: NextFunction): void {
+  if (typeof request.body === 'string' && request.is('application/x-www-form-urlencoded')) {
+    try {
+      request.body = formBodyOf(parseUrlencoded(request.body));
+    } catch (error) {
+      next(error);
+      return;
+    }
+  }
+  next();
+}
+
 /**
  * The request body parsers, configured here instead of Nest's defaults (100 kB, any depth): JSON and form
  * bodies up to MAX_REQUEST_BODY_BYTES (Django's DATA_UPLOAD_MAX_MEMORY_SIZE; larger is 413), JSON at most
- * MAX_JSON_DEPTH deep (deeper is 400 "JSON parse error - …", as DRF words a body it cannot parse). Form
- * bodies keep Nest's extended syntax; the qs parser behind it already stops nesting at 32 levels.
- * Multipart bodies are parsed by the upload routes with their own limits. Installed after the rate limiter
- * and the HTTP contract middleware, so a refused request's body is never parsed.
+ * MAX_JSON_DEPTH deep (deeper is 400 "JSON parse error - …", as DRF words a body it cannot parse).
+ * Urlencoded bodies are read as DRF's FormParser reads them, into a QueryDict (request-body.ts), not with
+ * qs's bracket syntax. Multipart bodies are parsed after the guard (multipart-body.interceptor.ts), upload
+ * routes with their own limits. Installed after the rate limiter and the HTTP contract middleware, so a
+ * refused request's body is never parsed.
  */
 export function installBodyParsers(app: NestExpressApplication, config: Pick<AppConfig, 'maxRequestBodyBytes'>): void {
   app.use(express.json({ limit: config.maxRequestBodyBytes, verify: verifyJsonDepth }));
-  app.use(express.urlencoded({ limit: config.maxRequestBodyBytes, extended: true }));
+  app.use(express.text({ type: 'application/x-www-form-urlencoded', limit: config.maxRequestBodyBytes }));
+  app.use(urlencodedFormView);
 }

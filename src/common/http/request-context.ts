@@ -16,6 +16,8 @@ export class RequestContext implements PageContext {
   caller: ApiCaller | null = null;
   /** Permissions on the object the path names, set by the auth guard (src/common/auth/scope-access.ts). */
   access: { can(permission: string): boolean } | null = null;
+  /** Whether the project/component/translation/unit the path names exists (set by the auth guard). */
+  scopeFound = false;
   /** The entity tag of this response when the handler derived it from row versions (see useVersionTag). */
   etag: string | null = null;
 

@@ -49,11 +49,15 @@ export function toFieldErrors(errors: ValidationError[]): FieldErrors {
   return fields;
 }
 
-/** Request bodies are validated against their DTOs; unknown fields are rejected, not silently dropped. */
+/**
+ * Request bodies are validated against their DTOs. Fields a DTO does not declare are dropped, not refused:
+ * a DRF serializer reads only its declared fields and ignores the rest, read-only ones included (`id`, `url`,
+ * ... of a GET body sent back with PUT), so Weblate answers such a write as if they were absent (issue 12).
+ */
 export function createValidationPipe(): ValidationPipe {
   return new ApiValidationPipe({
     whitelist: true,
-    forbidNonWhitelisted: true,
+    forbidNonWhitelisted: false,
     transform: true,
     exceptionFactory: (errors) => new ApiValidationError(toFieldErrors(errors)),
   });

@@ -28,6 +28,16 @@ describe('addDefaultErrorResponses', () => {
     expect(Object.keys(document.components!.schemas!)).toEqual(['ApiErrorDetail', 'ApiValidationError']);
   });
 
+  it('gives the repository hooks no 401/403 (they read no token) but 400, 404 for path objects and 429', () => {
+    const document = documentWith({
+      '/hooks/github/': { post: { requestBody: { content: {} }, responses: { ...ok } } },
+      '/hooks/update/{project}/': { get: { responses: { ...ok } } },
+    });
+    addDefaultErrorResponses(document);
+    expect(Object.keys(document.paths['/hooks/github/'].post!.responses)).toEqual(['200', '400', '429']);
+    expect(Object.keys(document.paths['/hooks/update/{project}/'].get!.responses)).toEqual(['200', '404', '429']);
+  });
+
   it('keeps a response a route documented itself', () => {
     const own = { description: 'Locked component', content: {} };
     const document = documentWith({ '/api/x/{id}/': { post: { responses: { ...ok, 403: own } } } });

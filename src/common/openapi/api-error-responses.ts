@@ -115,10 +115,16 @@ export function addDefaultErrorResponses(document: OpenAPIObject): void {
       const statuses: ApiErrorStatus[] = [];
       const filters = (operation.parameters ?? []).some((p) => 'in' in p && p.in === 'query' && p.name !== 'page' && p.name !== 'page_size');
       if (operation.requestBody || filters) statuses.push(400);
-      statuses.push(401);
-      if (WRITE_METHODS.has(method)) statuses.push(403);
-      if (route.includes('{') || (method === 'get' && route !== '/api/')) statuses.push(404);
-      if (route.startsWith('/api/')) statuses.push(429);
+      if (route.startsWith('/hooks/')) {
+        // The repository hooks read no token (no 401/403) and are rate-limited under RATE_LIMIT_HOOKS.
+        if (route.includes('{')) statuses.push(404);
+        statuses.push(429);
+      } else {
+        statuses.push(401);
+        if (WRITE_METHODS.has(method)) statuses.push(403);
+        if (route.includes('{') || (method === 'get' && route !== '/api/')) statuses.push(404);
+        if (route.startsWith('/api/')) statuses.push(429);
+      }
       for (const status of statuses) responses[status] ??= { $ref: `#/components/responses/${SHARED_RESPONSES[status]}` };
     }
   }

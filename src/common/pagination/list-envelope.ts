@@ -27,3 +27,20 @@ export function listEnvelope<T>(context: PageContext, page: ResolvedPage, count:
   }
   return { count, next, previous, results };
 }
+
+/** The envelope of a cursor-paginated list: DRF's CursorPagination shape (no `count`), forward only. */
+export interface CursorEnvelope<T> {
+  next: string | null;
+  previous: null;
+  results: T[];
+}
+
+/**
+ * `next` is the request URL with `cursor` set to the token after the last result (and `id__gt`/`page`, which
+ * the cursor replaces, dropped); null when the page is empty, since nothing more is readable yet and the
+ * request's own URL is where to ask again. A client can thus keep following `next` as new items arrive.
+ */
+export function cursorEnvelope<T>(context: PageContext, nextCursor: string | null, results: T[]): CursorEnvelope<T> {
+  const next = nextCursor === null ? null : context.links.withQuery(context.path, context.query, { cursor: nextCursor, id__gt: null, page: null });
+  return { next, previous: null, results };
+}

@@ -3,6 +3,17 @@ import { AccessControl1795359149649 } from './1795359149649-AccessControl';
 import { RateLimitCounters1795500000000 } from './1795500000000-RateLimitCounters';
 import { ChangesContributorIndex1795600000000 } from './1795600000000-ChangesContributorIndex';
 import { ProjectPermissionsRole1795710000000 } from './1795710000000-ProjectPermissionsRole';
+import { DrfFidelity1795714479697 } from './1795714479697-DrfFidelity';
+import { TranslationPlural1795800000000 } from './1795800000000-TranslationPlural';
+import { WeblateBuiltinRoles1795900000000 } from './1795900000000-WeblateBuiltinRoles';
+import { SuggestionsComments1795900000001 } from './1795900000001-SuggestionsComments';
+import { ComponentAlerts1795900000002 } from './1795900000002-ComponentAlerts';
+import { SearchIndexes1795900000003 } from './1795900000003-SearchIndexes';
+import { QualityChecks1795900000004 } from './1795900000004-QualityChecks';
+import { ChangeFeed1796000000000 } from './1796000000000-ChangeFeed';
+import { ChangeFeedCursors1796000000001 } from './1796000000001-ChangeFeedCursors';
+import { Webhooks1796300000000 } from './1796300000000-Webhooks';
+import { NotificationMail1796400000000 } from './1796400000000-NotificationMail';
 
 // Migrations are listed as classes, not by glob, so the same list works under tsc output and ts-jest
 // (stack-evaluation.md §8.4). Append new ones at the end.
@@ -12,4 +23,15 @@ export const MIGRATIONS: Function[] = [
   RateLimitCounters1795500000000,
   ChangesContributorIndex1795600000000,
   ProjectPermissionsRole1795710000000,
+  DrfFidelity1795714479697,
+  TranslationPlural1795800000000,
+  WeblateBuiltinRoles1795900000000,
+  SuggestionsComments1795900000001,
+  ComponentAlerts1795900000002,
+  SearchIndexes1795900000003,
+  QualityChecks1795900000004,
+  ChangeFeed1796000000000,
+  ChangeFeedCursors1796000000001,
+  Webhooks1796300000000,
+  NotificationMail1796400000000,
 ];

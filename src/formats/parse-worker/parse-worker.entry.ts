@@ -1,23 +1,33 @@
 import { parentPort } from 'node:worker_threads';
-import { applyUnitsToFile, newTranslationFile, type UnitToWrite } from '../file-writer';
-import { FormatLimitError, FormatParseError, FormatWriteError, type ParsedUnit, type TranslationFileFormat } from '../format';
+import { FormatLimitError, FormatParseError, FormatWriteError } from '../format';
 import { getFileFormat } from '../format.registry';
 import { assertStorableUnits } from '../storable-text';
+import type { FileFormat, PluralDeclaration, StoreUnit, UnitWrite } from '../store';
 import { MAX_REPORTED_DUPLICATES, UNITS_PER_CHUNK, type ParseRequest, type WorkerReply, type WorkerRequest, type WriteRequest } from './parse-protocol';
 
-// The worker thread of ParserPool: bytes in, units out (and units in, bytes out for write-back), nothing
-// else (no database, no Nest). It runs with a V8 heap limit (resourceLimits), so a hostile file ends this
-// thread, never the server process.
+// The worker thread of ParserPool: bytes in, units out (and changes in, bytes out for write-back), nothing
+// else (no database, no Nest). Every registered FileFormat (format.registry.ts) runs here. It runs with a V8
+// heap limit (resourceLimits), so a hostile file ends this thread, never the server process.
 
 const port = parentPort;
 if (!port) throw new Error('parse-worker.entry must run as a worker thread');
+
 const reply = (message: WorkerReply, transfer: ArrayBuffer[] = []): void => port.postMessage(message, transfer);
 
-/** Units of write requests still arriving, by request id. */
-const pendingUnits = new Map<number, UnitToWrite[]>();
+/** Updated units of write requests still arriving, by request id. */
+const pendingUnits = new Map<number, UnitWrite[]>();
+
+interface ParsedState {
+  units: StoreUnit[];
+  next: number;
+  duplicates: string[];
+  duplicateCount: number;
+  plural?: PluralDeclaration;
+  language?: string;
+}
 
 /** Parsed units not yet taken by the main thread, by request id. */
-const parsed = new Map<number, { units: ParsedUnit[]; next: number; duplicates: string[]; duplicateCount: number }>();
+const parsed = new Map<number, ParsedState>();
 
 port.on('message', (request: WorkerRequest) => {
   if (request.type === 'write-units') {
@@ -39,7 +49,7 @@ port.on('message', (request: WorkerRequest) => {
   }
 });
 
-function formatOf(id: string): TranslationFileFormat {
+function formatOf(id: string): FileFormat {
   const format = getFileFormat(id);
   if (!format) throw new Error(`Unknown file format ${id}`);
   return format;
@@ -50,15 +60,16 @@ const bytes = (content: Uint8Array): Buffer => Buffer.from(content.buffer, conte
 function parse(request: ParseRequest): void {
   const duplicates: string[] = [];
   let duplicateCount = 0;
-  const units = formatOf(request.formatId).parse(bytes(request.content), {
+  const store = formatOf(request.formatId).parse(bytes(request.content), {
     limits: request.limits,
+    language: request.language,
     onDuplicate: (duplicate) => {
       duplicateCount += 1;
       if (duplicates.length < MAX_REPORTED_DUPLICATES) duplicates.push(duplicate.context);
     },
   });
-  assertStorableUnits(units);
-  parsed.set(request.id, { units, next: 0, duplicates, duplicateCount });
+  assertStorableUnits(store.units);
+  parsed.set(request.id, { units: store.units, next: 0, duplicates, duplicateCount, plural: store.plural, language: store.language });
   sendNextChunk(request.id);
 }
 
@@ -71,16 +82,39 @@ function sendNextChunk(id: number): void {
     return;
   }
   parsed.delete(id);
-  reply({ id, type: 'done', duplicates: state.duplicates, duplicateCount: state.duplicateCount });
+  reply({ id, type: 'done', duplicates: state.duplicates, duplicateCount: state.duplicateCount, plural: state.plural, language: state.language });
 }
 
 function write(request: WriteRequest): void {
   const format = formatOf(request.formatId);
   const current = request.current === null ? null : bytes(request.current);
-  const units = pendingUnits.get(request.id) ?? [];
+  const update = pendingUnits.get(request.id) ?? [];
   pendingUnits.delete(request.id);
-  const content =
-    request.mode === 'new' ? newTranslationFile(format, current, request.limits) : applyUnitsToFile(format, current, units, new Set(request.removed), request.limits);
+  // Structured clone turns the template Buffer into a Uint8Array.
+  const template = request.context.template ? bytes(request.context.template) : null;
+  const context = { ...request.context, template };
+  let content: Buffer | null;
+  if (request.mode === 'create') {
+    content = format.create(current, context);
+  } else {
+    // A file not written yet starts as the format's new file (Weblate creates it the same way).
+    const base = current ?? format.create(null, context);
+    if (base === null) throw new FormatWriteError('the file does not exist and this format cannot start an empty one');
+    // The file must be within the limits before it is patched: write-back reads the whole file too. A
+    // format that checks them while it writes is not parsed first (issue 11: that parse was most of a
+    // one-edit commit of a 50,000-entry PO file).
+    const changes = { update, add: request.add, remove: request.remove };
+    if (format.writeWithinLimits) {
+      content = format.writeWithinLimits(base, changes, context, request.limits);
+    } else {
+      format.parse(base, { limits: request.limits, onDuplicate: () => undefined });
+      content = format.write(base, changes, context);
+    }
+  }
+  if (content === null) {
+    reply({ id: request.id, type: 'written', content: null });
+    return;
+  }
   // A fresh copy whose memory can be handed over to the main thread without copying it again.
   const out = new Uint8Array(content);
   reply({ id: request.id, type: 'written', content: out }, [out.buffer as ArrayBuffer]);

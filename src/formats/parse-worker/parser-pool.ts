@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import type { UnitToWrite } from '../file-writer';
-import { FormatLimitError, FormatParseError, FormatWriteError, type ParsedUnit, type ParseLimits } from '../format';
+import { FormatLimitError, FormatParseError, FormatWriteError, type ParseLimits } from '../format';
+import type { PluralDeclaration, StoreUnit, StoreWriteContext, UnitKey, UnitWrite } from '../store';
 import { UNITS_PER_CHUNK, type JobFailed, type WorkerReply, type WorkerRequest } from './parse-protocol';
 import { parseWorkerScript } from './worker-script';
 
@@ -22,25 +22,32 @@ export interface ParserPoolOptions {
 }
 
 export interface ParseOutcome {
-  units: ParsedUnit[];
+  units: StoreUnit[];
   /** Contexts of the first skipped duplicates (Weblate keeps the first unit of a context). */
   duplicates: string[];
   duplicateCount: number;
+  /** The file's own plural declaration (PO Plural-Forms), when it has one. */
+  plural?: PluralDeclaration;
+  /** The language the file declares, when it declares one. */
+  language?: string;
 }
 
+/** `write`: FileFormat.write on `current` (null: the format's new file); `create`: FileFormat.create from `current`. */
 export interface WriteJob {
-  mode: 'apply' | 'new';
+  mode: 'write' | 'create';
   current: Buffer | null;
-  units: readonly UnitToWrite[];
-  removed: readonly string[];
+  update: readonly UnitWrite[];
+  add: readonly UnitWrite[];
+  remove: readonly UnitKey[];
+  context: StoreWriteContext;
 }
 
 interface Job {
   id: number;
   /** Sent in order, one per event-loop turn. */
   messages: WorkerRequest[];
-  units: ParsedUnit[];
-  resolve(result: ParseOutcome | Buffer): void;
+  units: StoreUnit[];
+  resolve(result: ParseOutcome | Buffer | null): void;
   reject(error: Error): void;
 }
 
@@ -62,20 +69,23 @@ export class ParserPool {
   constructor(private readonly options: ParserPoolOptions) {}
 
   /** Parses `content` as `formatId` in a worker. Rejects with FormatParseError/FormatLimitError for bad files. */
-  parse(formatId: string, content: Buffer, limits: ParseLimits): Promise<ParseOutcome> {
-    return this.submit((id) => [{ id, type: 'parse', formatId, content, limits }]) as Promise<ParseOutcome>;
+  parse(formatId: string, content: Buffer, limits: ParseLimits, language?: string): Promise<ParseOutcome> {
+    return this.submit((id) => [{ id, type: 'parse', formatId, content, limits, language }]) as Promise<ParseOutcome>;
   }
 
-  /** A file's new content (file-writer.ts) computed in a worker; the units travel in chunks. */
-  write(formatId: string, job: WriteJob, limits: ParseLimits): Promise<Buffer> {
+  /**
+   * A file's new content (FileFormat.write or create) computed in a worker; the updated units travel in
+   * chunks. Resolves with null when `create` has no content for the format.
+   */
+  write(formatId: string, job: WriteJob, limits: ParseLimits): Promise<Buffer | null> {
     return this.submit((id) => {
       const messages: WorkerRequest[] = [];
-      for (let start = 0; start < job.units.length; start += UNITS_PER_CHUNK) {
-        messages.push({ id, type: 'write-units', units: job.units.slice(start, start + UNITS_PER_CHUNK) });
+      for (let start = 0; start < job.update.length; start += UNITS_PER_CHUNK) {
+        messages.push({ id, type: 'write-units', units: job.update.slice(start, start + UNITS_PER_CHUNK) });
       }
-      messages.push({ id, type: 'write', mode: job.mode, formatId, current: job.current, removed: [...job.removed], limits });
+      messages.push({ id, type: 'write', mode: job.mode, formatId, current: job.current, add: [...job.add], remove: [...job.remove], context: job.context, limits });
       return messages;
-    }) as Promise<Buffer>;
+    }) as Promise<Buffer | null>;
   }
 
   /** Jobs being worked on and waiting. */
@@ -97,9 +107,9 @@ export class ParserPool {
     );
   }
 
-  private submit(messages: (id: number) => WorkerRequest[]): Promise<ParseOutcome | Buffer> {
+  private submit(messages: (id: number) => WorkerRequest[]): Promise<ParseOutcome | Buffer | null> {
     if (this.closed) return Promise.reject(new Error(SHUT_DOWN));
-    return new Promise<ParseOutcome | Buffer>((resolve, reject) => {
+    return new Promise<ParseOutcome | Buffer | null>((resolve, reject) => {
       const id = this.nextId++;
       this.queue.push({ id, messages: messages(id), units: [], resolve, reject });
       this.dispatch();
@@ -174,9 +184,16 @@ export class ParserPool {
       return;
     }
     this.release(slot);
-    if (reply.type === 'done') job.resolve({ units: job.units, duplicates: reply.duplicates, duplicateCount: reply.duplicateCount });
-    else if (reply.type === 'written') job.resolve(Buffer.from(reply.content.buffer, reply.content.byteOffset, reply.content.byteLength));
-    else job.reject(failure(reply));
+    if (reply.type === 'done') {
+      const outcome: ParseOutcome = { units: job.units, duplicates: reply.duplicates, duplicateCount: reply.duplicateCount };
+      if (reply.plural) outcome.plural = reply.plural;
+      if (reply.language !== undefined) outcome.language = reply.language;
+      job.resolve(outcome);
+    } else if (reply.type === 'written') {
+      job.resolve(reply.content === null ? null : Buffer.from(reply.content.buffer, reply.content.byteOffset, reply.content.byteLength));
+    } else {
+      job.reject(failure(reply));
+    }
     this.dispatch();
   }
 

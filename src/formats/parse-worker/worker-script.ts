@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -59,7 +59,9 @@ function transpileSources(formatsDir: string, root: string): string {
   // milliseconds of the main thread, spent only when the sources changed.
   const { version } = JSON.parse(readFileSync(load.resolve('typescript/package.json'), 'utf8')) as { version: string };
   const files = sourceFiles(formatsDir).sort();
-  const hash = createHash('sha256').update(version);
+  // The checkout is part of the key: the copy links to that checkout's node_modules, so a copy made by
+  // another (since deleted) checkout with the same sources must not be reused.
+  const hash = createHash('sha256').update(version).update(`\0${root}`);
   const sources = files.map((file) => {
     const text = readFileSync(path.join(formatsDir, file), 'utf8');
     hash.update(`\0${file}\0${text}`);
@@ -80,6 +82,8 @@ function transpileSources(formatsDir: string, root: string): string {
     writeFileSync(target, outputText);
   }
   writeFileSync(path.join(staging, 'package.json'), '{"type": "commonjs"}\n');
+  // Formats may use npm parsers (yaml, @fluent/syntax): the transpiled copy resolves them from the checkout.
+  symlinkSync(path.join(root, 'node_modules'), path.join(staging, 'node_modules'), 'dir');
   try {
     renameSync(staging, outDir);
   } catch (error) {

@@ -1,4 +1,4 @@
-import { Column, Entity, JoinTable, ManyToMany, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, JoinColumn, JoinTable, ManyToMany, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { Component } from '../components/component.entity';
 import { Language } from '../languages/language.entity';
 import { Project } from '../projects/project.entity';
@@ -37,10 +37,9 @@ export enum LanguageSelection {
 }
 
 /**
- * A team (Weblate "group"). Built-in teams are created at start-up (access-bootstrap.ts); `implicitFor`
- * replaces Weblate's auto-assignment of the Guests/Viewers/Users teams: a team marked `anonymous` applies
- * to every anonymous request, `authenticated` to every signed-in user, without membership rows (so users
- * created by any path, including test factories, get the same built-in rights).
+ * A team (Weblate "group"). Built-in teams are created at start-up (access-bootstrap.ts). A team whose
+ * `implicitFor` is `anonymous` (Guests) applies to every anonymous request, Weblate's `anonymous` user
+ * being its member; "Users" is auto-assigned: every user is a real member (`autoAssign`).
  */
 @Entity('groups')
 export class Group {
@@ -62,6 +61,22 @@ export class Group {
 
   @Column({ type: 'varchar', length: 20, nullable: true })
   implicitFor: 'anonymous' | 'authenticated' | null;
+
+  /**
+   * Every new user becomes a member (Weblate's AutoGroup for the built-in "Users" team): a real membership,
+   * so removing a user from the team takes its rights away. Added by a database trigger on user insert
+   * (migration DrfFidelity), whatever path creates the user (API, CLI, ADMIN_TOKEN bootstrap).
+   */
+  @Column({ default: false })
+  autoAssign: boolean;
+
+  /** The project a team belongs to (Weblate 5.x+ `defining_project`); the team goes with the project. */
+  @ManyToOne(() => Project, { nullable: true, onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'defining_project_id' })
+  definingProject: Project | null;
+
+  @Column({ type: 'int', nullable: true })
+  definingProjectId: number | null;
 
   @ManyToMany(() => Role, { onDelete: 'CASCADE' })
   @JoinTable({ name: 'group_roles', joinColumn: { name: 'group_id' }, inverseJoinColumn: { name: 'role_id' } })

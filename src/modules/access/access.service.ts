@@ -56,11 +56,19 @@ export class AccessService {
   async createGroup(ctx: RequestContext, dto: CreateGroupDto): Promise<Group> {
     this.requireGlobal(ctx, 'group.edit', 'Can not manage groups');
     // A new team has no roles and no members yet; selecting all projects still reveals every private one.
-    await this.delegation.assertTeamWithinReach(ctx, { permissions: [], projectSelection: dto.project_selection, projectIds: [], componentIds: [] });
+    const definingProjectId = await this.definingProject(dto.defining_project);
+    await this.delegation.assertTeamWithinReach(ctx, {
+      permissions: [],
+      projectSelection: dto.project_selection,
+      projectIds: definingProjectId === null ? [] : [definingProjectId],
+      componentIds: [],
+    });
     if (await this.groups.existsBy({ name: dto.name })) throw new ApiValidationError({ name: ['group with this name already exists.'] });
     const saved = await this.groups.save(
-      this.groups.create({ name: dto.name, projectSelection: dto.project_selection, languageSelection: dto.language_selection, internal: false, implicitFor: null }),
+      this.groups.create({ name: dto.name, projectSelection: dto.project_selection, languageSelection: dto.language_selection, internal: false, implicitFor: null, definingProjectId }),
     );
+    // A project's team selects that project (Weblate: the team's scope is its defining project).
+    if (definingProjectId !== null) await this.dataSource.createQueryBuilder().relation(Group, 'projects').of(saved.id).add(definingProjectId);
     return this.getGroup(ctx, String(saved.id));
   }
 
@@ -70,7 +78,9 @@ export class AccessService {
     this.requireGlobal(ctx, 'group.edit', 'Can not manage groups');
     await this.delegation.assertMayManageTeam(ctx, teamStateOf(group));
     const dto = await validateBody(dtoClass, body);
-    if (group.internal) throw new ApiValidationError({ name: ['Cannot change this on a built-in team.'] });
+    // Built-in teams can be edited (Weblate 4.18: e.g. their language selection), but keep their names, by
+    // which Glossa knows them (access-bootstrap.ts).
+    if (group.internal && dto.name !== undefined && dto.name !== group.name) throw new ApiValidationError({ name: ['Cannot change this on a built-in team.'] });
     if (dto.name !== undefined && dto.name !== group.name && (await this.groups.existsBy({ name: dto.name }))) {
       throw new ApiValidationError({ name: ['group with this name already exists.'] });
     }
@@ -78,18 +88,22 @@ export class AccessService {
     if (projectSelection !== group.projectSelection || (dto.language_selection ?? group.languageSelection) !== group.languageSelection) {
       await this.delegation.assertTeamWithinReach(ctx, { ...teamStateOf(group), projectSelection });
     }
-    await this.groups.update(group.id, {
+    const changes = {
       ...(dto.name !== undefined ? { name: dto.name } : {}),
       ...(dto.project_selection !== undefined ? { projectSelection: dto.project_selection } : {}),
       ...(dto.language_selection !== undefined ? { languageSelection: dto.language_selection } : {}),
-    });
+    };
+    // An empty PATCH changes nothing (TypeORM refuses an UPDATE without values: it was a 500).
+    if (Object.keys(changes).length > 0) await this.groups.update(group.id, changes);
     return this.getGroup(ctx, id);
   }
 
   async deleteGroup(ctx: RequestContext, id: string): Promise<void> {
     const group = await this.getGroup(ctx, id);
     this.requireGlobal(ctx, 'group.edit', 'Can not manage groups');
-    if (group.internal) throw permissionDenied('Cannot delete a built-in team.');
+    // Guests and Users stand for anonymous and every signed-in user (access-sql.ts); the other built-in
+    // teams are ordinary teams an administrator may delete, as in Weblate.
+    if (group.internal && (group.implicitFor !== null || group.autoAssign)) throw permissionDenied('Cannot delete a built-in team.');
     await this.delegation.assertMayManageTeam(ctx, teamStateOf(group));
     await this.groups.delete(group.id);
   }
@@ -102,7 +116,8 @@ export class AccessService {
     const group = await this.getGroup(ctx, id);
     this.requireGlobal(ctx, 'group.edit', 'Can not manage groups');
     await this.delegation.assertMayManageTeam(ctx, teamStateOf(group));
-    const target = await this.findRelated(relation, key);
+    // Adding names the target in the body (400 when unknown); removing names it in the path (404).
+    const target = await this.findRelated(relation, key, add);
     const builder = this.dataSource.createQueryBuilder().relation(Group, relation).of(group.id);
     const present = (group[relation] as Array<{ id: number }>).some((item) => item.id === target);
     if (add && !present) {
@@ -114,6 +129,25 @@ export class AccessService {
       await builder.remove(target);
     }
     return this.getGroup(ctx, id);
+  }
+
+  /**
+   * `defining_project` (Weblate 5.x+): the project's API URL, as DRF's HyperlinkedRelatedField reads it
+   * (any host, the path decides); blank or null for none.
+   */
+  private async definingProject(url: string | null | undefined): Promise<number | null> {
+    if (url === undefined || url === null || url === '') return null;
+    let path: string;
+    try {
+      path = new URL(url, 'http://localhost').pathname;
+    } catch {
+      throw new ApiValidationError({ defining_project: ['Invalid hyperlink - No URL match.'] });
+    }
+    const match = /^\/api\/projects\/([^/]+)\/?$/.exec(path);
+    if (!match) throw new ApiValidationError({ defining_project: ['Invalid hyperlink - No URL match.'] });
+    const project = await this.dataSource.getRepository(Project).findOne({ where: { slug: decodeURIComponent(match[1]) }, select: { id: true } });
+    if (!project) throw new ApiValidationError({ defining_project: ['Invalid hyperlink - Object does not exist.'] });
+    return project.id;
   }
 
   /** The team as adding `target` to `relation` would leave it (a language adds nothing but must be covered too). */
@@ -128,13 +162,13 @@ export class AccessService {
     return state;
   }
 
-  private async findRelated(relation: Relation, key: number | string): Promise<number> {
+  private async findRelated(relation: Relation, key: number | string, fromBody: boolean): Promise<number> {
     const field = { roles: 'role_id', projects: 'project_id', components: 'component_id', languages: 'language_code' }[relation];
     const label = { roles: 'Role', projects: 'Project', components: 'Component', languages: 'Language' }[relation];
     const entity = { roles: Role, projects: Project, components: Component, languages: Language }[relation];
     const where = relation === 'languages' ? { code: String(key) } : { id: Number(key) };
     const found = (await this.dataSource.getRepository<{ id: number }>(entity).findOne({ where, select: { id: true } })) as { id: number } | null;
-    if (!found) throw new ApiValidationError({ [field]: [`${label} not found.`] });
+    if (!found) throw fromBody ? new ApiValidationError({ [field]: [`${label} not found.`] }) : notFound();
     return found.id;
   }
 

@@ -1,80 +1,133 @@
 import { LanguageSelection, ProjectSelection } from './access.entities';
 
-/** Every permission codename Glossa knows (weblate-api.md §2.5); roles may only hold these. */
-export const PERMISSIONS: readonly string[] = [
-  'project.add',
-  'project.edit',
-  // "Manage project access" in Weblate: changing a project's access_control (weblate/auth/data.py).
-  'project.permissions',
+/*
+ * Weblate 4.18's permission codenames and built-in roles and teams (weblate/auth/data.py at 4.18; the facts
+ * only, Glossa's own code). Role names and codenames are Weblate's, so `GET /api/roles/` answers what a
+ * Weblate 4.18 server answers. Glossa checks a subset of these permissions (weblate-api.md §2.5); the others
+ * (glossary.*, machinery.view, comment.delete, ...) are accepted and listed so that roles copied from
+ * Weblate, and Weblate's own built-in roles, have the same permission sets here.
+ */
+
+/**
+ * Permissions that are checked on an object (a project, component or translation), in Weblate's order.
+ * Weblate's "Administration" role holds exactly these.
+ */
+export const OBJECT_PERMISSIONS: readonly string[] = [
+  'billing.view',
+  'change.download',
+  'comment.add',
+  'comment.delete',
+  'comment.resolve',
   'component.edit',
   'component.lock',
-  'translation.add',
-  'translation.add_more',
-  'translation.delete',
-  'translation.auto',
-  'translation.download',
-  'unit.add',
-  'unit.delete',
-  'unit.edit',
-  'unit.review',
-  'unit.check',
-  'source.edit',
-  'upload.perform',
-  'upload.overwrite',
-  'upload.authorship',
-  'suggestion.add',
-  'suggestion.accept',
-  'suggestion.delete',
-  'suggestion.vote',
-  'comment.add',
+  'glossary.add',
+  'glossary.terminology',
+  'glossary.edit',
+  'glossary.delete',
+  'glossary.upload',
+  'machinery.view',
+  'memory.edit',
+  'memory.delete',
+  'project.edit',
+  // "Manage project access": changing a project's access_control.
+  'project.permissions',
+  'reports.view',
   'screenshot.add',
   'screenshot.edit',
   'screenshot.delete',
+  'source.edit',
+  'unit.add',
+  'unit.delete',
+  'unit.check',
+  'unit.edit',
+  'unit.review',
+  'unit.override',
+  'unit.template',
+  'suggestion.accept',
+  'suggestion.add',
+  'suggestion.delete',
+  'suggestion.vote',
+  'translation.add',
+  'translation.auto',
+  'translation.delete',
+  'translation.download',
+  'translation.add_more',
+  'upload.authorship',
+  'upload.overwrite',
+  'upload.perform',
   'vcs.access',
-  'vcs.view',
   'vcs.commit',
   'vcs.push',
   'vcs.reset',
+  'vcs.view',
   'vcs.update',
-  'memory.delete',
-  'memory.manage',
-  'user.edit',
-  'user.view',
-  'group.edit',
-  'group.view',
-  'role.edit',
-  'role.view',
-  'language.edit',
 ];
 
 /**
- * Permissions only ever checked without an object (site-wide administration). A team grants them whatever
- * projects it selects; every other permission is granted only on what the team selects. Administration,
- * the project-level role, holds everything else (weblate/auth/data.py).
+ * Permissions only ever checked without an object (site-wide administration): Weblate 4.18's global
+ * permissions, plus Glossa's read-only `*.view` counterparts of the admin endpoints (weblate-api.md §5.2-5.4)
+ * and `memory.manage`. A team grants them whatever projects it selects. No built-in role holds them:
+ * in Weblate 4.18 only superusers (or custom roles) have them.
  */
-export const GLOBAL_PERMISSIONS: readonly string[] = ['project.add', 'user.edit', 'user.view', 'group.edit', 'group.view', 'role.edit', 'role.view', 'language.edit', 'memory.manage'];
+export const GLOBAL_PERMISSIONS: readonly string[] = [
+  'management.use',
+  'project.add',
+  'language.add',
+  'language.edit',
+  'group.edit',
+  'group.view',
+  'user.edit',
+  'user.view',
+  'role.edit',
+  'role.view',
+  'announcement.edit',
+  'memory.manage',
+  'componentlist.edit',
+];
 
-const TRANSLATE = ['comment.add', 'suggestion.accept', 'suggestion.add', 'suggestion.vote', 'unit.check', 'unit.edit', 'upload.overwrite', 'upload.perform', 'translation.download', 'vcs.access', 'vcs.view'];
+/** Every permission codename a role may hold (`POST /api/roles/` refuses others, weblate-api.md §5.4). */
+export const PERMISSIONS: readonly string[] = [...OBJECT_PERMISSIONS, ...GLOBAL_PERMISSIONS];
+
+const withPrefix = (prefix: string, except: readonly string[] = []): string[] =>
+  OBJECT_PERMISSIONS.filter((code) => code.startsWith(prefix) && !except.includes(code));
+
+/** What every translating role holds (Weblate's TRANSLATE_PERMS). */
+const TRANSLATE = [
+  'comment.add',
+  'suggestion.accept',
+  'suggestion.add',
+  'suggestion.vote',
+  'unit.check',
+  'unit.edit',
+  'translation.download',
+  'upload.overwrite',
+  'upload.perform',
+  'machinery.view',
+];
 
 /**
- * Built-in roles after weblate/auth/data.py. "Power user" deliberately lacks `translation.add`: the
- * reference's consequence for ordinary users on public projects (weblate-api.md §2.5, last paragraph)
- * is a 403 when they create translations.
+ * Weblate 4.18's fourteen built-in roles. "Add new projects" (and the "Project creators" team holding it)
+ * came with Weblate 5.1, so it is not here. "Power user", what every signed-in user holds on public
+ * projects through "Users", includes `translation.add`: ordinary users may add a language (weblate-api.md §2.5).
  */
 export const BUILTIN_ROLES: ReadonlyArray<{ name: string; permissions: string[] }> = [
   { name: 'Add suggestion', permissions: ['suggestion.add'] },
-  { name: 'Access repository', permissions: ['vcs.access', 'vcs.view'] },
-  { name: 'Power user', permissions: [...TRANSLATE] },
-  { name: 'Translate', permissions: [...TRANSLATE] },
-  { name: 'Review strings', permissions: [...TRANSLATE, 'unit.review', 'suggestion.delete'] },
-  { name: 'Manage languages', permissions: ['translation.add', 'translation.add_more', 'translation.delete'] },
-  { name: 'Edit source', permissions: ['source.edit', 'unit.add', 'unit.delete', 'unit.edit', 'unit.check'] },
-  { name: 'Manage repository', permissions: ['vcs.access', 'vcs.commit', 'vcs.push', 'vcs.reset', 'vcs.update', 'vcs.view', 'component.lock'] },
-  { name: 'Add new projects', permissions: ['project.add'] },
+  { name: 'Access repository', permissions: ['translation.download', 'vcs.access', 'vcs.view'] },
   {
-    name: 'Administration',
-    permissions: PERMISSIONS.filter((code) => !GLOBAL_PERMISSIONS.includes(code)),
+    name: 'Power user',
+    permissions: [...TRANSLATE, 'translation.add', 'unit.template', 'suggestion.delete', 'vcs.access', 'vcs.view', ...withPrefix('glossary.', ['glossary.terminology'])],
   },
+  { name: 'Translate', permissions: [...TRANSLATE] },
+  { name: 'Edit source', permissions: [...TRANSLATE, 'unit.template', 'source.edit'] },
+  { name: 'Manage languages', permissions: withPrefix('translation.', ['translation.auto']) },
+  { name: 'Automatic translation', permissions: ['translation.auto'] },
+  { name: 'Manage glossary', permissions: withPrefix('glossary.') },
+  { name: 'Manage translation memory', permissions: withPrefix('memory.') },
+  { name: 'Manage screenshots', permissions: withPrefix('screenshot.') },
+  { name: 'Review strings', permissions: [...TRANSLATE, 'unit.review', 'unit.override', 'comment.resolve'] },
+  { name: 'Manage repository', permissions: [...withPrefix('vcs.'), 'component.lock'] },
+  { name: 'Administration', permissions: [...OBJECT_PERMISSIONS] },
+  { name: 'Billing', permissions: withPrefix('billing.') },
 ];
 
 export interface BuiltinTeam {
@@ -82,15 +135,26 @@ export interface BuiltinTeam {
   roles: string[];
   projectSelection: ProjectSelection;
   languageSelection: LanguageSelection;
-  implicitFor: 'anonymous' | 'authenticated' | null;
+  implicitFor: 'anonymous' | null;
+  /** Every user is made a member (weblate-api.md §2.5: "Users", every registered user). */
+  autoAssign: boolean;
 }
 
-/** Built-in teams (weblate-api.md §2.5); Guests and Viewers apply to anonymous callers, Users and Viewers' rights to everyone signed in. */
+/**
+ * Weblate 4.18's built-in teams (weblate-api.md §2.5), all over every language: Guests apply to anonymous
+ * callers (Weblate's `anonymous` user is their member), every user is a member of Users.
+ */
 export const BUILTIN_TEAMS: readonly BuiltinTeam[] = [
-  { name: 'Guests', roles: ['Add suggestion', 'Access repository'], projectSelection: ProjectSelection.AllPublic, languageSelection: LanguageSelection.All, implicitFor: 'anonymous' },
-  { name: 'Viewers', roles: [], projectSelection: ProjectSelection.AllProtected, languageSelection: LanguageSelection.All, implicitFor: null },
-  { name: 'Users', roles: ['Power user'], projectSelection: ProjectSelection.AllPublic, languageSelection: LanguageSelection.All, implicitFor: 'authenticated' },
-  { name: 'Reviewers', roles: ['Review strings'], projectSelection: ProjectSelection.All, languageSelection: LanguageSelection.All, implicitFor: null },
-  { name: 'Managers', roles: ['Administration'], projectSelection: ProjectSelection.All, languageSelection: LanguageSelection.All, implicitFor: null },
-  { name: 'Project creators', roles: ['Add new projects'], projectSelection: ProjectSelection.Manual, languageSelection: LanguageSelection.All, implicitFor: null },
+  { name: 'Guests', roles: ['Add suggestion', 'Access repository'], projectSelection: ProjectSelection.AllPublic, languageSelection: LanguageSelection.All, implicitFor: 'anonymous', autoAssign: false },
+  { name: 'Viewers', roles: [], projectSelection: ProjectSelection.AllProtected, languageSelection: LanguageSelection.All, implicitFor: null, autoAssign: false },
+  { name: 'Users', roles: ['Power user'], projectSelection: ProjectSelection.AllPublic, languageSelection: LanguageSelection.All, implicitFor: null, autoAssign: true },
+  { name: 'Reviewers', roles: ['Review strings'], projectSelection: ProjectSelection.All, languageSelection: LanguageSelection.All, implicitFor: null, autoAssign: false },
+  { name: 'Managers', roles: ['Administration'], projectSelection: ProjectSelection.All, languageSelection: LanguageSelection.All, implicitFor: null, autoAssign: false },
 ];
+
+/**
+ * Weblate's database user for unauthenticated requests (ANONYMOUS_USER_NAME): inactive, so it can never
+ * authenticate, a member of Guests, and listed in /api/users/ as Weblate 4.x lists it (weblate-api.md §2.6).
+ * Created by the DrfFidelity migration.
+ */
+export const ANONYMOUS_USERNAME = 'anonymous';

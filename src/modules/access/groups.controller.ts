@@ -8,6 +8,7 @@ import { parsePageRequest } from '../../common/pagination/page-params';
 import { GroupResponse, toGroupResponse } from './access.response';
 import { AccessService } from './access.service';
 import { CreateGroupDto, GroupComponentDto, GroupLanguageDto, GroupProjectDto, GroupRoleDto, UpdateGroupDto } from './dto/access-write.dto';
+import { CheckOrder } from '../../common/auth/check-order';
 
 /** `/api/groups/` (weblate-api.md §5.3). */
 @ApiTags('groups')
@@ -26,6 +27,7 @@ export class GroupsController {
   }
 
   @Post()
+  @CheckOrder({ global: 'group.edit', message: 'Can not manage groups' })
   @ApiOperation({ operationId: 'createGroup', summary: 'Create a team' })
   @ApiCreatedResponse({ type: GroupResponse })
   async create(@Ctx() ctx: RequestContext, @Body() dto: CreateGroupDto, @Res({ passthrough: true }) res: Response): Promise<GroupResponse> {
@@ -42,6 +44,7 @@ export class GroupsController {
   }
 
   @Put(':id')
+  @CheckOrder({ global: 'group.edit', object: 'group', message: 'Can not manage groups' })
   @ApiOperation({ operationId: 'replaceGroup', summary: 'Replace a team' })
   @ApiOkResponse({ type: GroupResponse })
   @ApiBody({ type: CreateGroupDto })
@@ -50,6 +53,7 @@ export class GroupsController {
   }
 
   @Patch(':id')
+  @CheckOrder({ global: 'group.edit', object: 'group', message: 'Can not manage groups' })
   @ApiOperation({ operationId: 'updateGroup', summary: 'Update a team (partial)' })
   @ApiOkResponse({ type: GroupResponse })
   @ApiBody({ type: UpdateGroupDto })
@@ -59,6 +63,7 @@ export class GroupsController {
 
   @Delete(':id')
   @HttpCode(204)
+  @CheckOrder({ global: 'group.edit', object: 'group', message: 'Can not manage groups' })
   @ApiOperation({ operationId: 'deleteGroup', summary: 'Delete a team' })
   @ApiNoContentResponse()
   async remove(@Ctx() ctx: RequestContext, @Param('id') id: string): Promise<void> {
@@ -67,6 +72,7 @@ export class GroupsController {
 
   @Post(':id/roles')
   @HttpCode(200)
+  @CheckOrder({ global: 'group.edit', object: 'group', message: 'Can not manage groups' })
   @ApiOperation({ operationId: 'addGroupRole', summary: 'Grant a role to a team' })
   @ApiOkResponse({ type: GroupResponse })
   async addRole(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() dto: GroupRoleDto): Promise<GroupResponse> {
@@ -75,6 +81,7 @@ export class GroupsController {
 
   @Delete(':id/roles/:roleId')
   @HttpCode(204)
+  @CheckOrder({ global: 'group.edit', object: 'group', message: 'Can not manage groups' })
   @ApiOperation({ operationId: 'removeGroupRole', summary: 'Remove a role from a team' })
   @ApiNoContentResponse()
   async removeRole(@Ctx() ctx: RequestContext, @Param('id') id: string, @Param('roleId') roleId: string): Promise<void> {
@@ -83,6 +90,7 @@ export class GroupsController {
 
   @Post(':id/projects')
   @HttpCode(200)
+  @CheckOrder({ global: 'group.edit', object: 'group', message: 'Can not manage groups' })
   @ApiOperation({ operationId: 'addGroupProject', summary: 'Select a project for a team' })
   @ApiOkResponse({ type: GroupResponse })
   async addProject(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() dto: GroupProjectDto): Promise<GroupResponse> {
@@ -91,6 +99,7 @@ export class GroupsController {
 
   @Delete(':id/projects/:projectId')
   @HttpCode(204)
+  @CheckOrder({ global: 'group.edit', object: 'group', message: 'Can not manage groups' })
   @ApiOperation({ operationId: 'removeGroupProject', summary: 'Unselect a project' })
   @ApiNoContentResponse()
   async removeProject(@Ctx() ctx: RequestContext, @Param('id') id: string, @Param('projectId') projectId: string): Promise<void> {
@@ -99,6 +108,7 @@ export class GroupsController {
 
   @Post(':id/components')
   @HttpCode(200)
+  @CheckOrder({ global: 'group.edit', object: 'group', message: 'Can not manage groups' })
   @ApiOperation({ operationId: 'addGroupComponent', summary: 'Select a component for a team' })
   @ApiOkResponse({ type: GroupResponse })
   async addComponent(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() dto: GroupComponentDto): Promise<GroupResponse> {
@@ -107,6 +117,7 @@ export class GroupsController {
 
   @Delete(':id/components/:componentId')
   @HttpCode(204)
+  @CheckOrder({ global: 'group.edit', object: 'group', message: 'Can not manage groups' })
   @ApiOperation({ operationId: 'removeGroupComponent', summary: 'Unselect a component' })
   @ApiNoContentResponse()
   async removeComponent(@Ctx() ctx: RequestContext, @Param('id') id: string, @Param('componentId') componentId: string): Promise<void> {
@@ -115,6 +126,7 @@ export class GroupsController {
 
   @Post(':id/languages')
   @HttpCode(200)
+  @CheckOrder({ global: 'group.edit', object: 'group', message: 'Can not manage groups' })
   @ApiOperation({ operationId: 'addGroupLanguage', summary: 'Select a language for a team' })
   @ApiOkResponse({ type: GroupResponse })
   async addLanguage(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() dto: GroupLanguageDto): Promise<GroupResponse> {
@@ -123,6 +135,7 @@ export class GroupsController {
 
   @Delete(':id/languages/:code')
   @HttpCode(204)
+  @CheckOrder({ global: 'group.edit', object: 'group', message: 'Can not manage groups' })
   @ApiOperation({ operationId: 'removeGroupLanguage', summary: 'Unselect a language' })
   @ApiNoContentResponse()
   async removeLanguage(@Ctx() ctx: RequestContext, @Param('id') id: string, @Param('code') code: string): Promise<void> {

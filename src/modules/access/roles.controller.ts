@@ -8,6 +8,7 @@ import { parsePageRequest } from '../../common/pagination/page-params';
 import { RoleResponse, toRoleResponse } from './access.response';
 import { AccessService } from './access.service';
 import { CreateRoleDto, UpdateRoleDto } from './dto/access-write.dto';
+import { CheckOrder } from '../../common/auth/check-order';
 
 /** `/api/roles/` (weblate-api.md §5.4). */
 @ApiTags('roles')
@@ -26,6 +27,7 @@ export class RolesController {
   }
 
   @Post()
+  @CheckOrder({ global: 'role.edit', message: 'Can not manage roles' })
   @ApiOperation({ operationId: 'createRole', summary: 'Create a role' })
   @ApiCreatedResponse({ type: RoleResponse })
   async create(@Ctx() ctx: RequestContext, @Body() dto: CreateRoleDto, @Res({ passthrough: true }) res: Response): Promise<RoleResponse> {
@@ -42,6 +44,7 @@ export class RolesController {
   }
 
   @Put(':id')
+  @CheckOrder({ global: 'role.edit', object: 'role', message: 'Can not manage roles' })
   @ApiOperation({ operationId: 'replaceRole', summary: 'Replace a role (the permission set is replaced)' })
   @ApiOkResponse({ type: RoleResponse })
   async replace(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() dto: CreateRoleDto): Promise<RoleResponse> {
@@ -49,6 +52,7 @@ export class RolesController {
   }
 
   @Patch(':id')
+  @CheckOrder({ global: 'role.edit', object: 'role', message: 'Can not manage roles' })
   @ApiOperation({ operationId: 'updateRole', summary: 'Update a role (the given permissions are added)' })
   @ApiOkResponse({ type: RoleResponse })
   async update(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() dto: UpdateRoleDto): Promise<RoleResponse> {
@@ -57,6 +61,7 @@ export class RolesController {
 
   @Delete(':id')
   @HttpCode(204)
+  @CheckOrder({ global: 'role.edit', object: 'role', message: 'Can not manage roles' })
   @ApiOperation({ operationId: 'deleteRole', summary: 'Delete a role' })
   @ApiNoContentResponse()
   async remove(@Ctx() ctx: RequestContext, @Param('id') id: string): Promise<void> {

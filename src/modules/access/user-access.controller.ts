@@ -4,6 +4,7 @@ import { Ctx, RequestContext } from '../../common/http/request-context';
 import { toUserResponse, UserResponse } from '../users/user.response';
 import { UserGroupDto, UserTokenResponse } from './dto/access-write.dto';
 import { UserAccessService } from './user-access.service';
+import { CheckOrder } from '../../common/auth/check-order';
 
 /** Team membership and API keys of a user (weblate-api.md §5.2; the token route is Glossa's own). */
 @ApiTags('users')
@@ -13,23 +14,28 @@ export class UserAccessController {
 
   @Post('groups')
   @HttpCode(200)
+  @CheckOrder({ global: 'user.edit', object: 'user', message: 'Can not manage Users' })
   @ApiOperation({ operationId: 'addUserGroup', summary: 'Add the user to a team (user.edit; non-superusers: teams within their reach, never a superuser)' })
   @ApiOkResponse({ type: UserResponse })
   @ApiBody({ type: UserGroupDto })
   async addGroup(@Ctx() ctx: RequestContext, @Param('username') username: string, @Body() body: unknown): Promise<UserResponse> {
-    return toUserResponse(await this.access.setMembership(ctx, username, body, true), ctx.links);
+    const { user, teamIds } = await this.access.setMembership(ctx, username, body, true);
+    return toUserResponse(user, teamIds, ctx.links);
   }
 
   @Delete('groups')
   @HttpCode(200)
+  @CheckOrder({ global: 'user.edit', object: 'user', message: 'Can not manage Users' })
   @ApiOperation({ operationId: 'removeUserGroup', summary: 'Remove the user from a team (user.edit; non-superusers: teams within their reach, never a superuser)' })
   @ApiOkResponse({ type: UserResponse })
   @ApiBody({ type: UserGroupDto })
   async removeGroup(@Ctx() ctx: RequestContext, @Param('username') username: string, @Body() body: unknown): Promise<UserResponse> {
-    return toUserResponse(await this.access.setMembership(ctx, username, body, false), ctx.links);
+    const { user, teamIds } = await this.access.setMembership(ctx, username, body, false);
+    return toUserResponse(user, teamIds, ctx.links);
   }
 
   @Post('token')
+  @CheckOrder({ global: 'user.edit', object: 'user', message: 'Can not manage Users' })
   @ApiOperation({
     operationId: 'issueUserToken',
     summary: 'Issue a new API key for the user (superusers: anyone; user.edit holders: themselves only)',

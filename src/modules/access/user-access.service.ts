@@ -6,6 +6,7 @@ import { ApiValidationError, notFound, permissionDenied } from '../../common/htt
 import type { RequestContext } from '../../common/http/request-context';
 import { validateBody } from '../../common/http/validation';
 import { User } from '../users/user.entity';
+import { teamIdsByUser } from '../users/user-groups';
 import { Group } from './access.entities';
 import { DelegationService, teamStateOf } from './delegation.service';
 import { UserGroupDto } from './dto/access-write.dto';
@@ -25,8 +26,11 @@ export class UserAccessService {
     private readonly delegation: DelegationService,
   ) {}
 
-  /** `POST/DELETE /api/users/<username>/groups/`. */
-  async setMembership(ctx: RequestContext, username: string, body: unknown, add: boolean): Promise<User> {
+  /**
+   * `POST/DELETE /api/users/<username>/groups/`: the user and its teams after the change (the answer is the
+   * full user object, whose `groups` shows the change).
+   */
+  async setMembership(ctx: RequestContext, username: string, body: unknown, add: boolean): Promise<{ user: User; teamIds: number[] }> {
     this.requireUserEdit(ctx);
     const user = await this.findUser(username);
     if (user.isSuperuser && !ctx.isSuperuser) throw permissionDenied();
@@ -40,7 +44,7 @@ export class UserAccessService {
       ? `INSERT INTO group_members (group_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`
       : `DELETE FROM group_members WHERE group_id = $1 AND user_id = $2`;
     await this.dataSource.query(sql, [group.id, user.id]);
-    return user;
+    return { user, teamIds: (await teamIdsByUser(this.dataSource, [user.id])).get(user.id) ?? [] };
   }
 
   /**

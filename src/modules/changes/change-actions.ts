@@ -6,15 +6,33 @@
 export const ACTION_RESOURCE_UPDATE = 0;
 export const ACTION_COMPLETE = 1;
 export const ACTION_CHANGE = 2;
+export const ACTION_COMMENT = 3;
+export const ACTION_SUGGESTION = 4;
 export const ACTION_NEW = 5;
+export const ACTION_ACCEPT = 7;
+export const ACTION_NEW_SOURCE = 13;
+export const ACTION_SOURCE_CHANGE = 30;
 export const ACTION_REMOVE_TRANSLATION = 25;
+export const ACTION_SUGGESTION_DELETE = 26;
 export const ACTION_NEW_UNIT = 31;
+/** Weblate's ACTION_BULK_EDIT ("Bulk status change"): one per string whose state a bulk edit changed. */
+export const ACTION_BULK_EDIT = 32;
 export const ACTION_APPROVE = 36;
 export const ACTION_MARKED_EDIT = 37;
+export const ACTION_NEW_STRING = 44;
 export const ACTION_NEW_CONTRIBUTOR = 45;
 export const ACTION_ADDED_LANGUAGE = 48;
+export const ACTION_HOOK = 53;
 export const ACTION_STRING_REPO_UPDATE = 59;
 export const ACTION_STRING_REMOVE = 63;
+export const ACTION_COMMENT_DELETE = 64;
+export const ACTION_COMMENT_RESOLVE = 65;
+
+/**
+ * Weblate's content-change actions (ACTIONS_CONTENT): what `changed:` / `changed_by:` searches look at
+ * (checks-suggestions-search.md §7.4), and what statistics' `last_change`/`recent_changes` follow.
+ */
+export const CONTENT_CHANGE_ACTIONS: readonly number[] = [2, 5, 6, 7, 8, 9, 27, 30, 31, 32, 36, 37, 66, 76, 77];
 
 const ACTION_NAMES: ReadonlyMap<number, string> = new Map([
   [0, 'Resource update'],

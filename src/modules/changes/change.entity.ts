@@ -16,12 +16,24 @@ import { User } from '../users/user.entity';
 // A user's first change in a translation records 45 "New contributor": the check must not walk the
 // translation's whole history (unit-translate.statement.ts).
 @Index(['translationId', 'userId'])
+// `changed:`, `changed_by:`, `change_time:` … searches look for one change event of each unit (issue 13 item 5).
+@Index(['unitId', 'timestamp'])
+// The change feed (change-feed.ts) walks the history in (xact, id) order.
+@Index(['xact', 'id'])
 export class Change {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
   id: string;
 
   @Column({ type: 'smallint' })
   action: number;
+
+  /**
+   * The id of the transaction that wrote the change (glossa_xact_id(): pg_current_xact_id() as a bigint). Ids are handed out before commit,
+   * so a reader following `id` alone could pass a change whose transaction commits later; change-feed.ts
+   * reads only transactions older than every running one, in (xact, id) order, and so never skips one.
+   */
+  @Column({ type: 'bigint', default: () => 'glossa_xact_id()', select: false })
+  xact: string;
 
   /** clock_timestamp(), not now(): several changes written in one transaction keep their order. */
   @Column({ type: 'timestamptz', default: () => 'clock_timestamp()' })

@@ -5,7 +5,9 @@ import { notFound } from '../../common/http/api-errors';
 import type { ApiCaller } from '../../common/http/request-context';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { TranslationLookup } from '../translations/translation-lookup.service';
-import { parseChangeFilters } from './change-filters';
+import { parseCursorParameters } from './change-cursor';
+import { ChangeFeed, encodeFeedPosition, FEED_START, type FeedPosition } from './change-feed';
+import { ChangeFilters, parseChangeFilters } from './change-filters';
 import { ChangeRow } from './change.response';
 
 /** Which changes a list covers: all, or those of one project, component or translation (§5.6–§5.10). */
@@ -20,6 +22,25 @@ export interface ChangePage {
   count: number;
   rows: ChangeRow[];
 }
+
+/** A page of a cursor walk: the changes after the cursor in feed order, each with its own position token. */
+export interface ChangeCursorPage {
+  rows: ChangeRow[];
+  /** The token of the last row's position; null when the page is empty. */
+  nextCursor: string | null;
+}
+
+/**
+ * What a changes list or stream selects, resolved once per request: the scope's column and id (null for all
+ * changes) and the query's filters. The visibility condition is added for each read (it depends on the caller).
+ */
+export interface ChangeSelection {
+  scope: { column: 'project_id' | 'component_id' | 'translation_id'; id: number } | null;
+  filters: ChangeFilters;
+}
+
+/** Adds a value to a statement's parameters and answers its placeholder. */
+export type SqlParam = (value: unknown) => string;
 
 /**
  * Changes with every link target resolved by joins: the component (and its project) and the translation (with
@@ -45,6 +66,7 @@ export class ChangesService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly lookup: TranslationLookup,
+    private readonly feed: ChangeFeed,
   ) {}
 
   /**
@@ -53,20 +75,13 @@ export class ChangesService {
    * joined page query, whatever the page size.
    */
   async list(scope: ChangeScope, query: Record<string, unknown>, pageRequest: PageRequest, caller: ApiCaller | null): Promise<ChangePage> {
+    const selection = await this.select(scope, query);
     const params: unknown[] = [];
-    const param = (value: unknown): string => {
+    const param: SqlParam = (value) => {
       params.push(value);
       return `$${params.length}`;
     };
-    // Changes inherit the visibility of their component and project, in every list (src/common/auth/access-sql.ts).
-    const conditions = [await this.scopeCondition(scope, param), changeVisibleSql(caller, 'ch')];
-    // After the scope lookup, as Weblate resolves the object (404) before filtering (400).
-    const filters = parseChangeFilters(query);
-    if (filters.username !== undefined) conditions.push(`ch.user_id IN (SELECT id FROM users WHERE username = ${param(filters.username)})`);
-    if (filters.actions !== undefined) conditions.push(`ch.action = ANY(${param(filters.actions)}::smallint[])`);
-    if (filters.after !== undefined) conditions.push(`ch.timestamp >= ${param(filters.after)}::timestamptz`);
-    if (filters.before !== undefined) conditions.push(`ch.timestamp <= ${param(filters.before)}::timestamptz`);
-    const where = conditions.join(' AND ');
+    const where = this.conditions(selection, caller, 'ch', param).join(' AND ');
     const [{ count }]: Array<{ count: number }> = await this.dataSource.query(`SELECT count(*)::int AS count FROM changes ch WHERE ${where}`, params);
     const page = resolvePage(pageRequest, count);
     // A deep page starts at the id an index-only walk over the skipped changes finds, instead of joining
@@ -76,6 +91,52 @@ export class ChangesService {
     return { page, count, rows };
   }
 
+  /**
+   * The cursor position a list request names (`cursor` or `id__gt`, change-cursor.ts), or undefined when it names
+   * none and the list keeps its page numbers. Read after the scope lookup, as the filters are (404 before 400).
+   */
+  cursorOf(query: Record<string, unknown>, extraNames: readonly string[] = []): Promise<FeedPosition | undefined> {
+    return parseCursorParameters(query, (id) => this.feed.positionOf(id), extraNames);
+  }
+
+  /**
+   * Up to `size` changes after the request's cursor (or `id__gt`) in feed order (by writing transaction, each
+   * handed out only once every older transaction has ended, so none is skipped: change-feed.ts), with the list's
+   * scope, filters and the caller's visibility: one feed read and one joined query for the page.
+   */
+  async listAfter(scope: ChangeScope, query: Record<string, unknown>, size: number, caller: ApiCaller | null): Promise<ChangeCursorPage> {
+    const selection = await this.select(scope, query);
+    const after = (await this.cursorOf(query)) ?? FEED_START;
+    const changes = await this.readFeed(selection, caller, after, size);
+    if (changes.length === 0) return { rows: [], nextCursor: null };
+    const rows = await this.rowsByIds(changes.map((change) => change.id));
+    return { rows, nextCursor: encodeFeedPosition(changes[changes.length - 1]) };
+  }
+
+  /** Resolves a list's scope (404 when it does not exist) and then reads its filters (400), as Weblate does. */
+  async select(scope: ChangeScope, query: Record<string, unknown>): Promise<ChangeSelection> {
+    const resolved = await this.scopeOf(scope);
+    return { scope: resolved, filters: parseChangeFilters(query) };
+  }
+
+  /** The feed's next finished changes for a selection, with visibility for `caller` evaluated in the same read. */
+  readFeed(selection: ChangeSelection, caller: ApiCaller | null, after: FeedPosition, limit: number) {
+    // The feed's own parameters are $1–$3; the filter's start at $4.
+    const params: unknown[] = [];
+    const param: SqlParam = (value) => {
+      params.push(value);
+      return `$${params.length + 3}`;
+    };
+    return this.feed.read(after, limit, { conditions: this.conditions(selection, caller, 'c', param), params });
+  }
+
+  /** The API rows of these changes, in the order given (one joined query). */
+  async rowsByIds(ids: string[]): Promise<ChangeRow[]> {
+    const rows: ChangeRow[] = await this.dataSource.query(`${CHANGE_SELECT} WHERE ch.id = ANY($1::bigint[])`, [ids]);
+    const byId = new Map(rows.map((row) => [String(row.id), row]));
+    return ids.map((id) => byId.get(id)).filter((row): row is ChangeRow => row !== undefined);
+  }
+
   async get(id: string): Promise<ChangeRow> {
     if (!/^\d{1,18}$/.test(id)) throw notFound();
     const rows: ChangeRow[] = await this.dataSource.query(`${CHANGE_SELECT} WHERE ch.id = $1`, [id]);
@@ -83,18 +144,31 @@ export class ChangesService {
     return rows[0];
   }
 
+  /** The SQL conditions of a selection on changes alias `alias`: scope, visibility and filters. */
+  private conditions(selection: ChangeSelection, caller: ApiCaller | null, alias: string, param: SqlParam): string[] {
+    // Changes inherit the visibility of their component and project, in every list (src/common/auth/access-sql.ts).
+    const conditions = [changeVisibleSql(caller, alias)];
+    if (selection.scope !== null) conditions.push(`${alias}.${selection.scope.column} = ${param(selection.scope.id)}`);
+    const { filters } = selection;
+    if (filters.username !== undefined) conditions.push(`${alias}.user_id IN (SELECT id FROM users WHERE username = ${param(filters.username)})`);
+    if (filters.actions !== undefined) conditions.push(`${alias}.action = ANY(${param(filters.actions)}::smallint[])`);
+    if (filters.after !== undefined) conditions.push(`${alias}.timestamp >= ${param(filters.after)}::timestamptz`);
+    if (filters.before !== undefined) conditions.push(`${alias}.timestamp <= ${param(filters.before)}::timestamptz`);
+    return conditions;
+  }
+
   /** The translation list covers changes whose translation is this one (spec, Endpoints rule 2). */
-  private async scopeCondition(scope: ChangeScope, param: (value: unknown) => string): Promise<string> {
+  private async scopeOf(scope: ChangeScope): Promise<ChangeSelection['scope']> {
     switch (scope.kind) {
       case 'all':
-        return 'TRUE';
+        return null;
       case 'project':
-        return `ch.project_id = ${param(await this.lookup.projectId(scope.projectSlug))}`;
+        return { column: 'project_id', id: await this.lookup.projectId(scope.projectSlug) };
       case 'component':
-        return `ch.component_id = ${param((await this.lookup.component(scope.projectSlug, scope.componentSlug)).id)}`;
+        return { column: 'component_id', id: (await this.lookup.component(scope.projectSlug, scope.componentSlug)).id };
       case 'translation': {
         const translation = await this.lookup.translation(scope.projectSlug, scope.componentSlug, scope.languageCode);
-        return `ch.translation_id = ${param(translation.id)}`;
+        return { column: 'translation_id', id: translation.id };
       }
     }
   }

@@ -7,6 +7,7 @@ import { parsePageRequest, resolvePage } from '../../common/pagination/page-para
 import { ProjectResponse } from '../projects/project.response';
 import { ComponentsService } from './components.service';
 import { ComponentLockRequestDto, ComponentLockResponse } from './dto/component-write.dto';
+import { CheckOrder } from '../../common/auth/check-order';
 
 /** `…/lock/` (weblate-api.md §5.7, §6.11, §10.6) and `…/links/` (§5.7) of a component. */
 @ApiTags('components')
@@ -23,6 +24,7 @@ export class ComponentLockController {
   }
 
   @Post('lock')
+  @CheckOrder({ object: 'scope', permission: 'component.lock' })
   @ApiOperation({ operationId: 'setComponentLock', summary: 'Lock or unlock a component' })
   @HttpCode(200)
   @ApiBody({ type: ComponentLockRequestDto })

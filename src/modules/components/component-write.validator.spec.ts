@@ -75,7 +75,7 @@ describe('validateComponentWrite', () => {
 
   it('applies the repository URL policy, with local paths only when allowed', () => {
     expect(validateComponentWrite({ ...minimal, repo: '/srv/repo.git' }, 'create', context).errors).toEqual({
-      repo: ['Local repositories are not allowed on this server.'],
+      repo: ['Local repositories are not allowed on this server (ALLOW_LOCAL_REPOSITORIES).'],
     });
     expect(validateComponentWrite({ ...minimal, repo: '/srv/repo.git' }, 'create', { ...context, allowLocalRepositories: true }).errors).toEqual({});
     expect(validateComponentWrite({ ...minimal, repo: 'ext::sh -c touch% /tmp/x' }, 'create', context).errors.repo).toHaveLength(1);
@@ -110,6 +110,16 @@ describe('validateComponentWrite', () => {
     expect(validateComponentWrite({ ...minimal, template: 'sources/app.json' }, 'create', context).values.manage_units).toBe(true);
     expect(validateComponentWrite({ ...minimal, template: 'sources/app.json', manage_units: false }, 'create', context).values.manage_units).toBe(false);
     expect(validateComponentWrite(minimal, 'create', context).values.manage_units).toBeUndefined();
+  });
+
+  it('accepts enforced_checks naming Weblate checks and names the first unknown id', () => {
+    expect(validateComponentWrite({ enforced_checks: ['same', 'c_format', 'max-length'] }, 'update', context)).toEqual({
+      values: { enforced_checks: ['same', 'c_format', 'max-length'] },
+      errors: {},
+    });
+    expect(validateComponentWrite({ enforced_checks: ['same', 'no_such_check', 'other'] }, 'update', context).errors).toEqual({
+      enforced_checks: ['Unsupported enforced check: no_such_check'],
+    });
   });
 
   it('rejects a body that is not an object', () => {

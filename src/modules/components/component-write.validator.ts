@@ -1,9 +1,12 @@
 import type { FieldErrors } from '../../common/http/api-errors';
+import { type DrfRule, formFieldValue } from '../../common/http/drf-fields';
+import { isFormBody } from '../../common/http/request-body';
 import { assertFilemaskAllowed, compileLanguageRegex } from '../../vcs/filemask';
 import { checkRepositoryHost, type HostLookup, type RepositoryHostPolicy } from '../../vcs/repository-host-policy';
 import { assertBranchNameAllowed, assertRepositoryUrlAllowed } from '../../vcs/repository-url-policy';
 import { assertSafeRelativePath } from '../../vcs/safe-path';
 import { SLUG_PATTERN } from '../projects/dto/project-write.dto';
+import { isKnownCheck } from './check-ids';
 import type { ComponentSettingDefaults } from './component-defaults';
 
 // Field validation of a component write body (POST …/components/, PUT and PATCH of a component) the way
@@ -161,7 +164,7 @@ export function validateComponentWrite(body: unknown, mode: ComponentWriteMode, 
     const got = Array.isArray(body) ? 'list' : body === null ? 'NoneType' : typeof body;
     return { values: {}, errors: { non_field_errors: [`Invalid data. Expected a dictionary, but got ${got}.`] } };
   }
-  const input = body as Record<string, unknown>;
+  const input = isFormBody(body) ? formInput(body as Record<string, unknown>) : (body as Record<string, unknown>);
   const values: Record<string, unknown> = {};
   const errors: FieldErrors = {};
   for (const [field, spec] of Object.entries(FIELDS)) {
@@ -186,6 +189,21 @@ export function validateComponentWrite(body: unknown, mode: ComponentWriteMode, 
     values.manage_units = true;
   }
   return { values: values as ComponentWriteValues, errors };
+}
+
+/**
+ * A form body (request-body.ts) read as DRF's fields read a QueryDict: the list field takes every value,
+ * the others the last one, and an empty optional value is absent (drf-fields.ts formFieldValue).
+ */
+function formInput(body: Record<string, unknown>): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    const spec = (FIELDS as Record<string, FieldSpec | undefined>)[key];
+    const rule: DrfRule =
+      spec?.kind === 'list' ? { type: 'list' } : spec?.kind === 'language' ? { type: 'string', required: true } : { type: 'string', required: spec !== undefined && 'required' in spec && spec.required === true, allowBlank: spec?.kind === 'string' && spec.blank === true };
+    input[key] = spec?.kind === 'language' && isFormBody(value) ? value : formFieldValue(rule, value);
+  }
+  return input;
 }
 
 /** The URL fields git connects to; their hosts are checked once the fields themselves are valid. */
@@ -251,6 +269,9 @@ function validateField(spec: FieldSpec, raw: unknown, context: ComponentWriteCon
     }
     case 'list': {
       if (!Array.isArray(raw) || raw.some((item) => typeof item !== 'string')) return { error: 'Enforced checks has to be a list.' };
+      // Weblate's validate_enforced_checks: every item must be a known check id, the first unknown one is named.
+      const unknown = (raw as string[]).find((item) => !isKnownCheck(item));
+      if (unknown !== undefined) return { error: `Unsupported enforced check: ${unknown}` };
       return { value: [...(raw as string[])] };
     }
     case 'language': {

@@ -5,15 +5,19 @@ import { QueryFailedError, Repository } from 'typeorm';
 import { ApiValidationError, FieldErrors, permissionDenied } from '../../common/http/api-errors';
 import type { RequestContext } from '../../common/http/request-context';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { FILE_FORMATS } from '../../formats/format.registry';
+import { FILE_FORMATS, getFileFormat } from '../../formats/format.registry';
+import { taskErrorText } from '../../sync/task-log-text';
+import { GitCommandError } from '../../vcs/git-runner';
 import { ComponentTaskScheduler } from '../../sync/component-task.scheduler';
 import { WorkingCopyService } from '../../sync/working-copy.service';
+import { ComponentRecheckScheduler } from '../../sync/component-recheck.scheduler';
 import { Language } from '../languages/language.entity';
 import type { Project } from '../projects/project.entity';
 import { ProjectsService } from '../projects/projects.service';
 import { COMPONENT_DEFAULTS, ComponentSettingDefaults, DEFAULT_SOURCE_LANGUAGE } from './component-defaults';
 import { Component } from './component.entity';
-import { isRedactedFormOf } from '../../vcs/repository-url-policy';
+import { isRedactedFormOf, RepositoryUrlError } from '../../vcs/repository-url-policy';
+import { repositoryFileErrors } from './component-repository.rules';
 import { ComponentWriteMode, ComponentWriteValues, repositoryHostErrors, validateComponentWrite } from './component-write.validator';
 import { ComponentsService } from './components.service';
 
@@ -22,16 +26,19 @@ const UNIQUE_VIOLATION = '23505';
 /** Settings that decide what the working copy and the scan hold: changing one re-imports the component. */
 const IMPORT_SETTINGS = ['repo', 'push', 'branch', 'filemask', 'template', 'intermediate', 'file_format', 'language_regex'] as const;
 
+/** Settings the repository checks read: changing one validates the component against its repository again. */
+const REPOSITORY_FILE_SETTINGS = ['repo', 'branch', 'filemask', 'template', 'intermediate', 'new_base', 'file_format', 'language_regex'] as const;
+
 /** Everything a write may set, once validated: the wire settings plus name, slug and the four required ones. */
 type ComponentSettings = ComponentSettingDefaults & { name: string; slug: string; repo: string; filemask: string; file_format: string };
 
 /**
  * Creating (`POST /api/projects/<p>/components/`, weblate-api.md §10.11) and editing (PUT/PATCH, §10.13)
  * components. Validation follows Weblate's order: permission, serializer fields, source language, then the
- * model's clean() rules, each of which reports only its first failure. The clone and the parsing of files run
- * in the background: the response carries `task_url` while the import task runs. Checks Weblate makes
- * against the repository during validation (file mask matches files, template exists) therefore show up
- * in the task result instead of a 400.
+ * model's clean() rules, each of which reports only its first failure, then the checks against the
+ * repository (fetched synchronously, as Weblate does: file mask matches files, template and new_base exist),
+ * which answer 400 and store nothing. The clone and the parsing of files run in the background: the response
+ * carries `task_url` while the import task runs.
  */
 @Injectable()
 export class ComponentWriterService {
@@ -45,6 +52,7 @@ export class ComponentWriterService {
     private readonly reader: ComponentsService,
     private readonly scheduler: ComponentTaskScheduler,
     private readonly workingCopies: WorkingCopyService,
+    private readonly rechecks: ComponentRecheckScheduler,
   ) {}
 
   async create(ctx: RequestContext, projectSlug: string, body: unknown): Promise<Component> {
@@ -55,6 +63,7 @@ export class ComponentWriterService {
     const sourceLanguage = await this.resolveLanguage(values.source_language ?? DEFAULT_SOURCE_LANGUAGE);
     const settings = { ...COMPONENT_DEFAULTS, ...values } as ComponentSettings;
     await this.checkModelRules(project, settings, null);
+    await this.checkRepositoryFiles(settings);
     const saved = await this.save(
       this.components.create({ ...toEntityFields(settings), projectId: project.id, sourceLanguageId: sourceLanguage.id }),
     );
@@ -83,12 +92,20 @@ export class ComponentWriterService {
     const current = fromEntity(component);
     const settings = { ...current, ...values } as ComponentSettings;
     await this.checkModelRules(component.project, settings, component.id);
+    if (REPOSITORY_FILE_SETTINGS.some((key) => values[key] !== undefined && values[key] !== current[key])) {
+      await this.checkRepositoryFiles(settings);
+    }
 
     const changed = toEntityFields(values);
     await this.save(Object.assign(component, changed));
     if (settings.slug !== current.slug) await this.moveWorkingCopy(component.project.slug, current.slug, settings.slug);
     if (IMPORT_SETTINGS.some((key) => values[key] !== undefined && values[key] !== current[key])) {
       await this.scheduler.scheduleImport(component.id);
+    }
+    // The component's flags switch and configure checks: its strings are rechecked (checks-suggestions-search.md
+    // §3.2) by a background job, coalesced per component; the answer does not wait for it.
+    if (values.check_flags !== undefined && values.check_flags !== current.check_flags) {
+      await this.rechecks.scheduleRecheck(component.id);
     }
     return this.reader.getById(component.id);
   }
@@ -137,6 +154,24 @@ export class ComponentWriterService {
       const message = 'Accepting suggestions automatically only works with voting turned on.';
       throw new ApiValidationError({ suggestion_autoaccept: [message], suggestion_voting: [message] });
     }
+  }
+
+  /**
+   * Weblate's Component.clean() against the repository (issue 12): the branch is fetched (a blob-less probe
+   * clone, removed afterwards, so a refused write leaves no directory), then the file mask must match files,
+   * the template (and intermediate) of a monolingual component and new_base must exist. 400 with the field,
+   * before anything is stored; a fetch that fails is reported on `repo` with git's cleaned words.
+   */
+  private async checkRepositoryFiles(settings: ComponentSettings): Promise<void> {
+    let files: string[];
+    try {
+      files = (await this.workingCopies.remoteFiles(settings.repo, settings.branch)).files;
+    } catch (error) {
+      if (!(error instanceof GitCommandError) && !(error instanceof RepositoryUrlError)) throw error;
+      throw new ApiValidationError({ repo: [`Could not update repository: ${taskErrorText(error, this.config)}`] });
+    }
+    const errors = repositoryFileErrors(files, settings, getFileFormat(settings.file_format));
+    if (errors) throw new ApiValidationError(errors);
   }
 
   /** A concurrent write can still win the race for a slug or name; report it like the up-front check. */

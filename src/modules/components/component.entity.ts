@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, VirtualColumn } from 'typeorm';
 import { Language } from '../languages/language.entity';
 import { Project } from '../projects/project.entity';
 
@@ -155,6 +155,17 @@ export class Component {
 
   @Column({ type: 'varchar', length: 30, default: 'silver' })
   glossaryColor: string;
+
+  /**
+   * Ids of the add-ons installed on the component (src/modules/addons), for the response's `addons` URLs
+   * (weblate-api.md §6.7). Read with the component by a subquery, not stored; raw SQL over the table keeps
+   * this entity free of an import of the add-ons module.
+   */
+  @VirtualColumn({
+    type: 'int',
+    query: (alias) => `SELECT COALESCE(array_agg(addon.id ORDER BY addon.id), '{}') FROM addons addon WHERE addon.component_id = ${alias}.id`,
+  })
+  addonIds?: number[];
 
   @Column({ default: false })
   locked: boolean;

@@ -67,7 +67,7 @@ export class ComponentResponse {
   @ApiProperty() auto_lock_error: boolean;
   @ApiProperty() language_regex: string;
   @ApiProperty() variant_regex: string;
-  @ApiProperty({ type: [String] }) addons: string[];
+  @ApiProperty({ type: [String], description: 'Installed add-ons (/api/addons/<id>/)' }) addons: string[];
   @ApiProperty() is_glossary: boolean;
   @ApiProperty() glossary_color: string;
 }
@@ -136,7 +136,7 @@ export function toComponentResponse(component: Component, links: LinkBuilder, op
     auto_lock_error: component.autoLockError,
     language_regex: component.languageRegex,
     variant_regex: component.variantRegex,
-    addons: [],
+    addons: (component.addonIds ?? []).map((id) => links.api(pathOf('api', 'addons', id))),
     is_glossary: component.isGlossary,
     glossary_color: component.glossaryColor,
   };

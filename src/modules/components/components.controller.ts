@@ -9,6 +9,7 @@ import { ComponentResponse, toComponentResponse } from './component.response';
 import { ComponentWriterService } from './component-writer.service';
 import { ComponentsService } from './components.service';
 import { ComponentUpdateDto, ComponentWriteDto } from './dto/component-write.dto';
+import { CheckOrder } from '../../common/auth/check-order';
 
 const IF_MATCH_HEADER = { name: 'If-Match', required: false, description: 'ETag of an earlier GET; 412 when the component changed since' };
 
@@ -40,6 +41,7 @@ export class ComponentsController {
 
   /** Full update: name, slug, repo, filemask and file_format are required (weblate-api.md §10.13). */
   @Put(':project/:component')
+  @CheckOrder({ object: 'scope', permission: 'component.edit', message: 'Can not edit component' })
   @ApiOperation({ operationId: 'replaceComponent', summary: 'Replace a component' })
   @ApiBody({ type: ComponentWriteDto })
   @ApiOkResponse({ type: ComponentResponse })
@@ -58,6 +60,7 @@ export class ComponentsController {
   }
 
   @Patch(':project/:component')
+  @CheckOrder({ object: 'scope', permission: 'component.edit', message: 'Can not edit component' })
   @ApiOperation({ operationId: 'updateComponent', summary: 'Update a component (partial)' })
   @ApiBody({ type: ComponentUpdateDto })
   @ApiOkResponse({ type: ComponentResponse })
@@ -76,6 +79,7 @@ export class ComponentsController {
   }
 
   @Delete(':project/:component')
+  @CheckOrder({ object: 'scope', permission: 'component.edit', message: 'Can not delete component' })
   @ApiOperation({ operationId: 'deleteComponent', summary: 'Delete a component' })
   @HttpCode(204)
   @ApiNoContentResponse()

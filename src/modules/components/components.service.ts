@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository, SelectQueryBuilder } from 'typeorm';
 import { componentVisibleSql } from '../../common/auth/access-sql';
 import { ApiValidationError, notFound, permissionDenied } from '../../common/http/api-errors';
+import { bodyFieldValue } from '../../common/http/drf-fields';
 import type { ApiCaller, RequestContext } from '../../common/http/request-context';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { RemovalTaskScheduler } from '../../sync/removal-task.scheduler';
@@ -98,7 +99,7 @@ export class ComponentsService {
   async setLock(ctx: RequestContext, projectSlug: string, componentSlug: string, body: unknown): Promise<{ locked: boolean }> {
     const component = await this.getBySlugs(projectSlug, componentSlug);
     if (!ctx.can('component.lock')) throw permissionDenied();
-    const raw = body !== null && typeof body === 'object' ? (body as Record<string, unknown>).lock : undefined;
+    const raw = bodyFieldValue(body, 'lock', { type: 'boolean', required: true });
     if (raw === undefined) throw new ApiValidationError({ lock: ['This field is required.'] });
     const lock = raw === null ? undefined : parseDrfBoolean(raw);
     if (lock === undefined) throw new ApiValidationError({ lock: [raw === null ? 'This field may not be null.' : 'Must be a valid boolean.'] });

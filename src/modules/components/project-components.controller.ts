@@ -9,6 +9,7 @@ import { ComponentResponse, toComponentResponse } from './component.response';
 import { ComponentWriterService } from './component-writer.service';
 import { ComponentsService } from './components.service';
 import { ComponentWriteDto } from './dto/component-write.dto';
+import { CheckOrder } from '../../common/auth/check-order';
 
 /**
  * `/api/projects/<project>/components/` (weblate-api.md §5.6): the project's components without the nested
@@ -35,6 +36,7 @@ export class ProjectComponentsController {
 
   /** 201 + Location; the import runs in the background and `task_url` points at it meanwhile. */
   @Post()
+  @CheckOrder({ object: 'scope', permission: 'project.edit', message: 'Can not create components' })
   @ApiOperation({ operationId: 'createComponent', summary: 'Create a component in a project (imported in the background)' })
   @ApiBody({ type: ComponentWriteDto })
   @ApiCreatedResponse({ type: ComponentResponse })

@@ -8,6 +8,7 @@ import { parsePageRequest } from '../../common/pagination/page-params';
 import { CreateLanguageDto, UpdateLanguageDto } from './dto/language-write.dto';
 import { LanguageResponse, toLanguageResponse } from './language.response';
 import { LanguagesService } from './languages.service';
+import { CheckOrder } from '../../common/auth/check-order';
 
 /** `/api/languages/` (weblate-api.md §5.5). `/statistics/` lives with the other statistics routes. */
 @ApiTags('languages')
@@ -26,6 +27,7 @@ export class LanguagesController {
   }
 
   @Post()
+  @CheckOrder({ global: 'language.edit', message: 'Can not manage languages' })
   @ApiOperation({ operationId: 'createLanguage', summary: 'Create a language' })
   @ApiCreatedResponse({ type: LanguageResponse })
   async create(@Ctx() ctx: RequestContext, @Body() dto: CreateLanguageDto, @Res({ passthrough: true }) res: Response): Promise<LanguageResponse> {
@@ -42,6 +44,7 @@ export class LanguagesController {
   }
 
   @Put(':code')
+  @CheckOrder({ global: 'language.edit', object: 'language', message: 'Can not manage languages' })
   @ApiOperation({ operationId: 'replaceLanguage', summary: 'Replace a language' })
   @ApiOkResponse({ type: LanguageResponse })
   async replace(@Ctx() ctx: RequestContext, @Param('code') code: string, @Body() dto: CreateLanguageDto): Promise<LanguageResponse> {
@@ -49,6 +52,7 @@ export class LanguagesController {
   }
 
   @Patch(':code')
+  @CheckOrder({ global: 'language.edit', object: 'language', message: 'Can not manage languages' })
   @ApiOperation({ operationId: 'updateLanguage', summary: 'Update a language (partial)' })
   @ApiOkResponse({ type: LanguageResponse })
   async update(@Ctx() ctx: RequestContext, @Param('code') code: string, @Body() dto: UpdateLanguageDto): Promise<LanguageResponse> {
@@ -56,6 +60,7 @@ export class LanguagesController {
   }
 
   @Delete(':code')
+  @CheckOrder({ global: 'language.edit', object: 'language', message: 'Can not manage languages' })
   @ApiOperation({ operationId: 'deleteLanguage', summary: 'Delete a language' })
   @HttpCode(204)
   @ApiNoContentResponse()

@@ -92,7 +92,7 @@ export class LanguagesService {
 
   /** Weblate's LanguageViewSet.perm_check (`language.edit`). */
   private assertCanManage(ctx: RequestContext): void {
-    if (!ctx.isSuperuser) throw permissionDenied('Can not manage languages');
+    if (!ctx.can('language.edit')) throw permissionDenied('Can not manage languages');
   }
 
   private async assertCodeFree(code: string): Promise<void> {

@@ -17,7 +17,8 @@ export class OpsMetricsService {
     const [row]: Array<Record<string, string>> = await this.dataSource.query(
       `SELECT (SELECT count(*) FROM units) AS units,
               (SELECT count(*) FROM units WHERE state >= 20) AS units_translated,
-              (SELECT count(*) FROM users) AS users,
+              -- Weblate's internal anonymous account is not a user of the site (issue 12 item 3).
+              (SELECT count(*) FROM users WHERE username <> 'anonymous') AS users,
               (SELECT count(*) FROM changes) AS changes,
               (SELECT count(*) FROM projects) AS projects,
               (SELECT count(*) FROM components) AS components,

@@ -8,6 +8,7 @@ import { parsePageRequest } from '../../common/pagination/page-params';
 import { CreateProjectDto, UpdateProjectDto } from './dto/project-write.dto';
 import { ProjectResponse, toProjectResponse } from './project.response';
 import { ProjectsService } from './projects.service';
+import { CheckOrder } from '../../common/auth/check-order';
 
 @ApiTags('projects')
 @ApiExtraModels(ProjectResponse)
@@ -25,6 +26,7 @@ export class ProjectsController {
   }
 
   @Post()
+  @CheckOrder({ global: 'project.add', message: 'Can not create projects' })
   @ApiOperation({ operationId: 'createProject', summary: 'Create a project' })
   @ApiCreatedResponse({ type: ProjectResponse })
   @ApiBody({ type: CreateProjectDto })
@@ -42,6 +44,7 @@ export class ProjectsController {
   }
 
   @Put(':project')
+  @CheckOrder({ object: 'scope', permission: 'project.edit', message: 'Can not edit project' })
   @ApiOperation({ operationId: 'replaceProject', summary: 'Replace a project' })
   @ApiOkResponse({ type: ProjectResponse })
   @ApiBody({ type: CreateProjectDto })
@@ -50,6 +53,7 @@ export class ProjectsController {
   }
 
   @Patch(':project')
+  @CheckOrder({ object: 'scope', permission: 'project.edit', message: 'Can not edit project' })
   @ApiOperation({ operationId: 'updateProject', summary: 'Update a project (partial)' })
   @ApiOkResponse({ type: ProjectResponse })
   @ApiBody({ type: UpdateProjectDto })
@@ -58,6 +62,7 @@ export class ProjectsController {
   }
 
   @Delete(':project')
+  @CheckOrder({ object: 'scope', permission: 'project.edit', message: 'Can not delete project' })
   @ApiOperation({ operationId: 'deleteProject', summary: 'Delete a project' })
   @HttpCode(204)
   @ApiNoContentResponse()

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { anyOf, CheckOrder } from '../../common/auth/check-order';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { pathOf } from '../../common/links/link-builder';
 import {
@@ -9,7 +10,14 @@ import {
   RepositoryOperationResponse,
   RepositoryResponse,
 } from './repository.response';
-import { RepositoryService } from './repository.service';
+import { REPOSITORY_WRITE_PERMISSIONS, RepositoryService } from './repository.service';
+
+/**
+ * Which vcs.* right an operation needs depends on the `operation` in the body, so Weblate validates the body
+ * first. A caller with none of them can run no operation at all: it is refused before the body is read, as
+ * DRF orders checks (check-order.ts); the operation's own right is checked after the body (the service).
+ */
+const OPERATION_ORDER = CheckOrder({ object: 'scope', permission: anyOf(...REPOSITORY_WRITE_PERMISSIONS) });
 
 /**
  * `…/repository/` of projects, components and translations (weblate-api.md §5.6–§5.8, §6.10, §10.5). GET
@@ -30,6 +38,7 @@ export class RepositoryController {
   }
 
   @Post('projects/:project/repository')
+  @OPERATION_ORDER
   @ApiOperation({ operationId: 'runProjectRepositoryOperation', summary: 'Run a repository operation on every component of a project' })
   @HttpCode(200)
   @ApiBody({ type: RepositoryOperationRequestDto })
@@ -51,6 +60,7 @@ export class RepositoryController {
   }
 
   @Post('components/:project/:component/repository')
+  @OPERATION_ORDER
   @ApiOperation({ operationId: 'runComponentRepositoryOperation', summary: 'Run a repository operation (commit, pull, push, …) on a component' })
   @HttpCode(200)
   @ApiBody({ type: RepositoryOperationRequestDto })
@@ -78,6 +88,7 @@ export class RepositoryController {
   }
 
   @Post('translations/:project/:component/:language/repository')
+  @OPERATION_ORDER
   @ApiOperation({ operationId: 'runTranslationRepositoryOperation', summary: 'Run a repository operation on a translation' })
   @HttpCode(200)
   @ApiBody({ type: RepositoryOperationRequestDto })

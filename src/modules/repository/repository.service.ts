@@ -1,6 +1,7 @@
 import { HttpStatus, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ApiError, ApiValidationError, notFound, permissionDenied } from '../../common/http/api-errors';
+import { bodyFieldValue } from '../../common/http/drf-fields';
 import type { RequestContext } from '../../common/http/request-context';
 import { ComponentImportService, type ComponentRepositoryStatus } from '../../sync/component-import.service';
 import { ComponentScanError } from '../../sync/component-scanner';
@@ -87,7 +88,11 @@ export class RepositoryService {
     return this.operate(ctx, () => this.translationScope(projectSlug, componentSlug, languageCode), body);
   }
 
-  /** Weblate's order: the object (404), the body (400), then the permission (403). */
+  /**
+   * The object (404) and a vcs.* write right on it (403) were checked before the body was read (the routes'
+   * CheckOrder rule, repository.controller.ts); then the body (400) and the operation's own right (403), which
+   * depends on it, as in Weblate.
+   */
   private async operate(ctx: RequestContext, resolve: () => Promise<RepositoryScope>, body: unknown): Promise<OperationResult> {
     const scope = await resolve();
     const operation = parseOperation(body);
@@ -184,8 +189,10 @@ export class RepositoryService {
  * `meta:vcs.status` and the vcs.* operations: a plain 403 (§10.5). Any vcs.* write permission on the path's
  * object (teams granting on it, resolved by src/common/auth/scope-access.ts) allows status and operations.
  */
+export const REPOSITORY_WRITE_PERMISSIONS: readonly string[] = ['vcs.commit', 'vcs.push', 'vcs.reset', 'vcs.update'];
+
 function assertCanUseRepository(ctx: RequestContext, operation?: RepositoryOperation): void {
-  if (!['vcs.commit', 'vcs.push', 'vcs.reset', 'vcs.update'].some((permission) => ctx.can(permission))) throw permissionDenied();
+  if (!REPOSITORY_WRITE_PERMISSIONS.some((permission) => ctx.can(permission))) throw permissionDenied();
   // Weblate's repository_operation map: each operation needs its own permission.
   if (operation !== undefined && !ctx.can(OPERATION_PERMISSION[operation])) throw permissionDenied();
 }
@@ -202,7 +209,7 @@ const OPERATION_PERMISSION: Record<RepositoryOperation, string> = {
 
 /** RepoRequestSerializer: `operation` is a required choice. */
 function parseOperation(body: unknown): RepositoryOperation {
-  const raw = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).operation : undefined;
+  const raw = bodyFieldValue(body, 'operation', { type: 'choice', required: true, choices: REPOSITORY_OPERATIONS });
   if (raw === undefined) throw new ApiValidationError({ operation: ['This field is required.'] });
   if (raw === null) throw new ApiValidationError({ operation: ['This field may not be null.'] });
   const match = REPOSITORY_OPERATIONS.find((operation) => operation === raw);

@@ -4,6 +4,7 @@ import { changeVisibleSql, visibleComponentIdsSql } from '../../common/auth/acce
 import { notFound } from '../../common/http/api-errors';
 import type { ApiCaller, RequestContext } from '../../common/http/request-context';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
+import { CONTENT_CHANGE_ACTIONS } from '../changes/change-actions';
 import { ComponentsService } from '../components/components.service';
 import type { Language } from '../languages/language.entity';
 import { LanguagesService } from '../languages/languages.service';
@@ -16,7 +17,7 @@ import type { StatisticsCounters } from './statistics.response';
 // lookup of the addressed object; `recent_changes` is a correlated count over the indexed history.
 
 /** Weblate's content-change actions (weblate-api.md §8.1), the ones `last_change`/`recent_changes` follow. */
-export const CONTENT_ACTIONS = [2, 5, 6, 7, 8, 9, 27, 30, 31, 32, 36, 37, 66, 76, 77];
+const CONTENT_ACTIONS = CONTENT_CHANGE_ACTIONS;
 
 /** `recent_changes` window before the last change (weblate-api.md §6.9). */
 const RECENT_WINDOW = "interval '6 hours'";

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { JobQueue } from '../../jobs/job-queue';
 import { ProcessClaims } from '../../jobs/process-claims';
 import { COMPONENT_IMPORT_JOB, COMPONENT_IMPORT_TASK } from '../../sync/component-task.scheduler';
+import { PULL_JOB, PULL_TASK } from '../../sync/pull-task.scheduler';
 import { REMOVAL_JOB } from '../../sync/removal-task.scheduler';
 import { appendLog, INTERRUPTED_RESULT, taskClaimName } from '../../sync/task-run';
 
@@ -23,6 +24,7 @@ const RETRIED_KINDS: Readonly<Record<string, string>> = {
   [COMPONENT_IMPORT_TASK]: COMPONENT_IMPORT_JOB,
   'component-removal': REMOVAL_JOB,
   'project-removal': REMOVAL_JOB,
+  [PULL_TASK]: PULL_JOB,
 };
 
 export interface RecoveredTasks {

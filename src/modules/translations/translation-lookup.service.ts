@@ -12,7 +12,7 @@ export interface ComponentRef {
   projectId: number;
   projectSlug: string;
   slug: string;
-  /** Monolingual base file; non-empty for json/json-nested components (weblate-api.md §10.1). */
+  /** Monolingual base file (weblate-api.md §10.1); "" for bilingual components. */
   template: string;
   fileFormat: string;
   filemask: string;
@@ -26,6 +26,9 @@ export interface ComponentRef {
   translationReview: boolean;
   /** Locked components refuse translating (weblate-api.md §10.6). */
   locked: boolean;
+  name: string;
+  projectName: string;
+  newBase: string;
 }
 
 export interface TranslationRef {
@@ -44,7 +47,8 @@ export interface TranslationRef {
 const COMPONENT_COLUMNS = `c.id, c.project_id AS "projectId", p.slug AS "projectSlug", c.slug, c.template,
   c.file_format AS "fileFormat", c.filemask, c.manage_units AS "manageUnits", c.edit_template AS "editTemplate",
   c.new_lang AS "newLang", c.language_regex AS "languageRegex", c.source_language_id AS "sourceLanguageId",
-  sl.code AS "sourceLanguageCode", p.translation_review AS "translationReview", c.locked`;
+  sl.code AS "sourceLanguageCode", p.translation_review AS "translationReview", c.locked, c.name,
+  p.name AS "projectName", c.new_base AS "newBase"`;
 
 const COMPONENT_JOINS = `components c JOIN projects p ON p.id = c.project_id JOIN languages sl ON sl.id = c.source_language_id`;
 
@@ -56,7 +60,7 @@ const PROJECT_ID = new PreparedStatement<{ id: number }>('SELECT id FROM project
 const COMPONENT_BY_SLUGS = new PreparedStatement<ComponentRef>(`SELECT ${COMPONENT_COLUMNS} FROM ${COMPONENT_JOINS} WHERE p.slug = $1 AND c.slug = $2`);
 const TRANSLATION_BY_PATH = new PreparedStatement<TranslationRow>(
   `SELECT ${COMPONENT_COLUMNS}, t.id AS "translationId", t.language_id AS "languageId", l.code AS "languageCode",
-          l.plural_number AS "pluralNumber", t.is_source AS "isSource", t.filename, t.last_change AS "lastChange"
+          COALESCE(t.plural_number, l.plural_number) AS "pluralNumber", t.is_source AS "isSource", t.filename, t.last_change AS "lastChange"
      FROM translations t
      JOIN languages l ON l.id = t.language_id
      JOIN components c ON c.id = t.component_id

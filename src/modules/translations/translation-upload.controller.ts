@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post, Put, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { CheckOrder } from '../../common/auth/check-order';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { TranslationUploadService, type UploadedFile as UploadedFileData, type UploadResult } from './translation-upload.service';
 import { UploadLimitsInterceptor } from './upload-limits';
@@ -31,6 +32,14 @@ const TOO_BIG = ApiResponse({
   content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiErrorDetail' }, example: { detail: 'Uploaded translation file is too big.' } } },
 });
 
+/**
+ * upload.perform (plain 403, weblate-api.md §10.8) is checked by the guard, before multer reads the multipart
+ * body: a caller without the right gets 403, not a 400/413 about a body nobody will look at, and never makes
+ * the server receive and buffer a file (DRF's order, check-order.ts; Weblate also checks it before parsing).
+ * The rights of each method and conflict mode depend on the body and are checked by the service.
+ */
+const UPLOAD_ORDER = CheckOrder({ object: 'scope', permission: 'upload.perform' });
+
 /** Uploads to the translation file route, beside its GET (TranslationFileController); Allow covers both. */
 @ApiTags('translations')
 @Controller('api/translations/:project/:component/:language/file')
@@ -38,6 +47,7 @@ export class TranslationUploadController {
   constructor(private readonly uploads: TranslationUploadService) {}
 
   @Post()
+  @UPLOAD_ORDER
   @HttpCode(200)
   @ApiOperation({ operationId: 'uploadTranslationFile', summary: 'Upload a translation file (multipart)' })
   @ApiConsumes('multipart/form-data')
@@ -58,6 +68,7 @@ export class TranslationUploadController {
   }
 
   @Put()
+  @UPLOAD_ORDER
   @HttpCode(200)
   @ApiOperation({ operationId: 'replaceTranslationFile', summary: 'Upload a translation file (multipart), same as POST' })
   @ApiConsumes('multipart/form-data')

@@ -1,34 +1,41 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { ApiError, ApiValidationError, permissionDenied } from '../../common/http/api-errors';
+import { ApiError, ApiValidationError } from '../../common/http/api-errors';
 import type { RequestContext } from '../../common/http/request-context';
 import { FileParser } from '../../formats/file-parser';
-import { FormatLimitError, FormatParseError, type ParsedUnit, type TranslationFileFormat } from '../../formats/format';
-import { getFileFormat } from '../../formats/format.registry';
-import { refreshTranslationStatistics } from '../../sync/translation-statistics';
-import { ACTION_NEW_CONTRIBUTOR } from '../changes/change-actions';
-import { ChangeRecord, recordChanges } from '../changes/change-recorder';
+import { FormatLimitError, FormatParseError } from '../../formats/format';
+import { getFileFormat, usesTemplate } from '../../formats/format.registry';
+import { assertUploadPluralMatches } from '../../formats/gettext';
+import type { ParseOutcome } from '../../formats/parse-worker/parser-pool';
+import { PLURAL_SEPARATOR, type FileFormat } from '../../formats/store';
+import { SourceUploadService } from '../../sync/source-upload.service';
 import { assertComponentUnlocked } from '../components/component-locked';
+import { SuggestionUploadService } from '../suggestions/suggestion-upload.service';
+import { addBilingualUnit } from '../units/bilingual-unit-add';
+import { addMonolingualUnit, unwritableKeys } from '../units/monolingual-unit-add';
 import { TranslationLookup, TranslationRef } from './translation-lookup.service';
+import { storeUploadedTargets, type StoredUnit, type TargetUpdate } from './upload-store';
+import { uploadFormatCandidates } from './upload-formats';
+import { mergeableEntries, UnitMatcher, uploadEntries, type UploadEntry } from './upload-matching';
+import { checkUploadRights, notAvailable, parseUploadFields, type Conflicts, type UploadOptions } from './upload-request';
 
 // POST/PUT /api/translations/<p>/<c>/<lang>/file/ (weblate-api.md §10.8, §8.12; wlc-client.md §6.4): a
-// translation file uploaded as multipart `file`, merged into the translation's units in one transaction.
-// Applied strings are stored pending (write-back commits them) and record 9 "Translation uploaded".
+// translation file uploaded as multipart `file`, merged into the translation's units in one transaction
+// (Weblate's merge_upload). Applied strings are stored pending (write-back commits them) and record 9
+// "Translation uploaded"; `add` creates strings; `source` updates the component's files (SourceUploadService).
+//
+// Counters as Weblate's merge_translations returns them (formats.md §5): only the translated entries of the
+// file (and fuzzy ones with fuzzy=process/approve) take part; untranslated entries are neither applied nor
+// skipped. `total` is the number of entries of the file, or, for a file read relative to the component's
+// template, the template's string count; `count` repeats it; `result` is accepted > 0.
 
-export const ACTION_UPLOAD = 9;
-const STORE_BATCH = 2000;
-
-const METHODS = ['translate', 'approve', 'suggest', 'fuzzy', 'replace', 'source', 'add'] as const;
-type UploadMethod = (typeof METHODS)[number];
-/** Methods Glossa applies; the others need storage Glossa lacks (suggestions) or bilingual formats. */
-const SUPPORTED_METHODS: ReadonlySet<UploadMethod> = new Set(['translate', 'approve', 'fuzzy', 'replace']);
-const CONFLICTS = ['', 'ignore', 'replace-translated', 'replace-approved'] as const;
-type Conflicts = (typeof CONFLICTS)[number];
-const FUZZY = ['', 'process', 'approve'] as const;
+export { ACTION_UPLOAD } from './upload-store';
 
 export interface UploadedFile {
   buffer: Buffer;
   size: number;
+  /** The client's file name: its extension may name another registered format (formats.md §5). */
+  originalname?: string;
 }
 
 /** The response, keys in Weblate's order (§10.8); wlc requires all six (wlc-client.md §5). */
@@ -41,13 +48,22 @@ export interface UploadResult {
   count: number;
 }
 
-interface StoredUnit {
-  id: string;
-  context: string;
-  target: string;
-  state: number;
-  source: string;
+/** The uploaded file as read: its entries, the format that read it and what Weblate's try_load made of it. */
+interface UploadRead {
+  outcome: ParseOutcome;
+  entries: UploadEntry[];
+  /** Read in the component's own format, so relative to its template when it has one. */
+  ownFormat: boolean;
 }
+
+const counters = (notFound: number, skipped: number, accepted: number, total: number): UploadResult => ({
+  not_found: notFound,
+  skipped,
+  accepted,
+  total,
+  result: accepted > 0,
+  count: total,
+});
 
 @Injectable()
 export class TranslationUploadService {
@@ -55,120 +71,213 @@ export class TranslationUploadService {
     private readonly dataSource: DataSource,
     private readonly lookup: TranslationLookup,
     private readonly parser: FileParser,
+    private readonly sources: SourceUploadService,
+    private readonly suggestions: SuggestionUploadService,
   ) {}
 
   async upload(ctx: RequestContext, projectSlug: string, componentSlug: string, languageCode: string, file: UploadedFile | undefined, fields: Record<string, unknown>): Promise<UploadResult> {
     const translation = await this.lookup.translation(projectSlug, componentSlug, languageCode);
-    // upload.perform (plain 403, §10.8); the rights of each method and conflict mode are checked below.
-    if (!ctx.can('upload.perform')) throw permissionDenied();
+    // upload.perform was checked before the body was read (the routes' CheckOrder rule, translation-upload.controller.ts);
+    // the rights of each method and conflict mode are checked below.
     assertComponentUnlocked(translation.component);
-    const options = parseFields(fields, file);
-    checkUploadRights(ctx, translation, options);
-    if (!SUPPORTED_METHODS.has(options.method) || translation.isSource) {
-      throw new ApiValidationError({ method: ['This method is not available here.'] });
-    }
+    const options = parseUploadFields(fields, file !== undefined);
     const format = getFileFormat(translation.component.fileFormat);
-    if (!format) throw new ApiValidationError({ method: ['This method is not available here.'] });
-    const leaves = await this.parse(format, file!);
-    const uploaded = leaves.map((leaf) => ({ context: leaf.context, target: leaf.source }));
-    return this.dataSource.transaction((manager) => this.apply(manager, ctx.caller!.id, translation, uploaded, options));
-  }
-
-  /** Parsed in a worker thread within the configured limits (issue 10, item 2); a refused file changes nothing. */
-  private async parse(format: TranslationFileFormat, file: UploadedFile): Promise<ParsedUnit[]> {
-    try {
-      return (await this.parser.parse(format, file.buffer)).units;
-    } catch (error) {
-      if (error instanceof FormatLimitError) {
-        // Bytes, memory and time are the request's size (413); too many or too long strings are its content (400).
-        if (error.kind === 'units' || error.kind === 'string-length') throw new ApiValidationError({ file: [`Uploaded translation file is refused: ${error.message}.`] });
-        throw new ApiError(413, `Uploaded translation file is too big: ${error.message}.`);
-      }
-      if (error instanceof FormatParseError) throw new ApiValidationError({ file: [`Failed to parse uploaded file: ${error.message}`] });
-      throw error;
+    checkUploadRights(ctx, translation, format, options);
+    if (!format) throw notAvailable();
+    const monolingual = usesTemplate(format, translation.component.template);
+    const userId = ctx.caller!.id;
+    if (options.method === 'source') return this.updateSources(userId, translation, format, file!);
+    // The source translation takes new strings (add) and new sources (source) only.
+    if (translation.isSource && options.method !== 'add') throw notAvailable();
+    const read = await this.read(format, file!, translation);
+    if (options.method === 'add') {
+      const added = mergeableEntries(read.entries, options.fuzzy !== '');
+      return this.dataSource.transaction((manager) =>
+        monolingual && translation.isSource ? this.addToTemplate(manager, userId, translation, format, added, read.entries.length) : this.addMissing(manager, userId, translation, added, read.entries.length),
+      );
     }
+    const matchByKey = read.ownFormat ? monolingual : read.outcome.units.every((unit) => unit.source.length === 0);
+    if (options.method === 'suggest') {
+      // Stored as the uploader's suggestions; no string changes (checks-suggestions-search.md §5.6).
+      const caller = { id: userId, mayVote: ctx.can('suggestion.vote') };
+      const suggested = mergeableEntries(read.entries, options.fuzzy !== '');
+      return this.dataSource.transaction((manager) => this.suggestions.addFromUpload(manager, caller, translation, suggested, matchByKey, read.entries.length));
+    }
+    return this.dataSource.transaction((manager) => this.apply(manager, userId, translation, read, { ...options, matchByKey, relative: read.ownFormat && monolingual }));
   }
 
+  /**
+   * Parsed in a worker thread within the configured limits (issue 10, item 2); a refused file changes nothing.
+   * Tried in Weblate's order (upload-formats.ts), one format after the other until one reads the file; the
+   * component format's error is the answer when none does. A PO whose Plural-Forms differs from the
+   * translation's plural is refused, as Weblate's merge_upload refuses it (formats.md §3.1).
+   */
+  private async read(format: FileFormat, file: UploadedFile, translation: TranslationRef): Promise<UploadRead> {
+    let failure: unknown = null;
+    for (const candidate of uploadFormatCandidates(format, file.originalname ?? '', file.buffer)) {
+      let outcome: ParseOutcome;
+      try {
+        outcome = await this.parser.parse(candidate, file.buffer, translation.languageCode);
+      } catch (error) {
+        if (!(error instanceof FormatParseError) || error instanceof FormatLimitError) return this.refuse(error);
+        if (candidate === format || failure === null) failure = error;
+        continue;
+      }
+      if (outcome.plural) {
+        const [plural]: Array<{ number: number; formula: string }> = await this.dataSource.query(
+          `SELECT COALESCE(t.plural_number, l.plural_number) AS number, COALESCE(t.plural_formula, l.plural_formula) AS formula
+             FROM translations t JOIN languages l ON l.id = t.language_id WHERE t.id = $1`,
+          [translation.id],
+        );
+        try {
+          assertUploadPluralMatches(outcome, plural);
+        } catch (error) {
+          if (error instanceof FormatParseError) throw new ApiValidationError({ file: [error.message] });
+          throw error;
+        }
+      }
+      return { outcome, entries: uploadEntries(outcome.units), ownFormat: candidate === format };
+    }
+    return this.refuse(failure);
+  }
+
+  /** A file that cannot be read: 400 with the parser's message, 413 past the size limits. */
+  private refuse(error: unknown): never {
+    if (error instanceof FormatLimitError) {
+      // Bytes, memory and time are the request's size (413); too many or too long strings are its content (400).
+      if (error.kind === 'units' || error.kind === 'string-length') throw new ApiValidationError({ file: [`Uploaded translation file is refused: ${error.message}.`] });
+      throw new ApiError(413, `Uploaded translation file is too big: ${error.message}.`);
+    }
+    if (error instanceof FormatParseError) throw new ApiValidationError({ file: [`Failed to parse uploaded file: ${error.message}`] });
+    throw error;
+  }
+
+  /**
+   * Method `source` (Weblate's handle_source): the file must read in the component's format; the files are
+   * updated and read again (SourceUploadService). Counters: accepted = total = the source strings after it.
+   */
+  private async updateSources(userId: number, translation: TranslationRef, format: FileFormat, file: UploadedFile): Promise<UploadResult> {
+    let template: ParseOutcome;
+    try {
+      template = await this.parser.parse(format, file.buffer, translation.component.sourceLanguageCode);
+    } catch (error) {
+      return this.refuse(error);
+    }
+    const outcome = await this.sources.update(translation.component.id, translation.id, template.units, file.buffer, userId);
+    if (!outcome.result) throw new ApiValidationError({ file: [outcome.detail ?? 'The source strings could not be updated.'] });
+    const units = outcome.units ?? 0;
+    return counters(0, 0, units, units);
+  }
+
+  /**
+   * Method `add` on a bilingual component (Weblate's handle_add_upload): (context, source) pairs the component
+   * lacks are added with their targets; existing pairs are skipped; not_found is always 0.
+   */
+  private async addMissing(manager: EntityManager, userId: number, translation: TranslationRef, added: UploadEntry[], total: number): Promise<UploadResult> {
+    const units: Array<{ context: string; source: string }> = await manager.query('SELECT context, source FROM units WHERE translation_id = $1', [translation.id]);
+    const known = new Set(units.map((unit) => `${unit.context}\u0000${unit.source}`));
+    let accepted = 0;
+    let skipped = 0;
+    for (const entry of added) {
+      const key = `${entry.context}\u0000${entry.source}`;
+      if (entry.source === '' || known.has(key)) {
+        skipped += 1;
+        continue;
+      }
+      const data = { source: entry.source.split(PLURAL_SEPARATOR), target: entry.target.split(PLURAL_SEPARATOR), context: entry.context, state: entry.fuzzy ? 10 : 20 };
+      await addBilingualUnit(manager, userId, translation, data, translation.component.translationReview);
+      known.add(key);
+      accepted += 1;
+    }
+    return counters(0, skipped, accepted, total);
+  }
+
+  /**
+   * Method `add` on the source language of a monolingual component: the file is read as the template itself
+   * (Weblate's try_load with is_template), and keys the template lacks join it and, untranslated, every
+   * translation, as POST `.../units/` adds them; keys it has are skipped. The new keys must fit in the format
+   * beside the existing ones (a json-nested key under a string is refused, 400 on `file`).
+   */
+  private async addToTemplate(manager: EntityManager, userId: number, translation: TranslationRef, format: FileFormat, added: UploadEntry[], total: number): Promise<UploadResult> {
+    const rows: Array<{ context: string }> = await manager.query('SELECT context FROM units WHERE translation_id = $1 ORDER BY position, id', [translation.id]);
+    const known = new Set(rows.map((row) => row.context));
+    const fresh = added.filter((entry) => !known.has(entry.context));
+    if (fresh.length > 0) {
+      const problem = await unwritableKeys(this.parser, format, [...rows.map((row) => row.context), ...fresh.map((entry) => entry.context)]);
+      if (problem !== null) throw new ApiValidationError({ file: [problem] });
+    }
+    for (const entry of fresh) await addMonolingualUnit(manager, userId, translation, entry.context, entry.target.split(PLURAL_SEPARATOR));
+    return counters(0, added.length - fresh.length, fresh.length, total);
+  }
+
+  /** Methods translate, fuzzy, approve and replace (Weblate's merge_translations; replace as its outcome). */
   private async apply(
     manager: EntityManager,
     userId: number,
     translation: TranslationRef,
-    uploaded: Array<{ context: string; target: string }>,
-    options: { method: UploadMethod; conflicts: Conflicts },
+    read: UploadRead,
+    options: UploadOptions & { matchByKey: boolean; relative: boolean },
   ): Promise<UploadResult> {
     // Row locks: an edit through the API waits for the upload (and the other way round), nothing is lost.
     const units: StoredUnit[] = await manager.query(
       'SELECT id, context, target, state, source FROM units WHERE translation_id = $1 ORDER BY position, id FOR UPDATE',
       [translation.id],
     );
-    const byContext = new Map(units.map((unit) => [unit.context, unit]));
-    const newState = options.method === 'approve' ? (translation.component.translationReview ? 30 : 20) : options.method === 'fuzzy' ? 10 : 20;
-    const conflicts = options.method === 'replace' ? 'replace-approved' : options.conflicts;
-    const updates: Array<{ unit: StoredUnit; target: string; state: number }> = [];
+    if (options.method === 'replace') return this.replace(manager, userId, translation, units, read, options.matchByKey);
+    let entries = mergeableEntries(read.entries, options.fuzzy !== '');
+    let total = read.entries.length;
+    if (options.relative) {
+      // Read relative to the template (formats.md §5): only the template's keys are units of the upload, and
+      // that reading holds when it gives at least one translated string; else the file is read on its own.
+      const keys = new Set(units.map((unit) => unit.context));
+      const inTemplate = entries.filter((entry) => keys.has(entry.context));
+      if (inTemplate.length > 0) {
+        entries = inTemplate;
+        total = units.length;
+      }
+    }
+    const matcher = new UnitMatcher(units, options.matchByKey);
+    const methodState = options.method === 'approve' ? (translation.component.translationReview ? 30 : 20) : options.method === 'fuzzy' ? 10 : 20;
+    const updates: TargetUpdate[] = [];
     let notFound = 0;
     let skipped = 0;
-    const seen = new Set<string>();
-    for (const entry of uploaded) {
-      const unit = byContext.get(entry.context);
+    for (const entry of entries) {
+      const unit = matcher.find(entry);
       if (!unit) {
         notFound += 1;
         continue;
       }
-      seen.add(unit.context);
-      if (entry.target === '' || unit.state === 100 || !mayOverwrite(unit.state, conflicts) || (unit.target === entry.target && unit.state === newState)) {
+      const newState = entry.fuzzy && options.fuzzy === 'process' ? 10 : methodState;
+      if (unit.state === 100 || !mayOverwrite(unit.state, options.conflicts) || (unit.target === entry.target && unit.state === newState)) {
         skipped += 1;
         continue;
       }
       updates.push({ unit, target: entry.target, state: newState });
     }
-    if (options.method === 'replace') {
-      // The upload replaces the file: strings it lacks end up untranslated (§10.8).
-      for (const unit of units) if (!seen.has(unit.context) && unit.state !== 0 && unit.state !== 100) updates.push({ unit, target: '', state: 0 });
-    }
-    const accepted = updates.filter((update) => update.target !== '').length;
-    if (updates.length > 0) await this.store(manager, userId, translation, updates);
-    return { not_found: notFound, skipped, accepted, total: uploaded.length, result: accepted > 0, count: uploaded.length };
+    if (updates.length > 0) await storeUploadedTargets(manager, userId, translation, updates);
+    return counters(notFound, skipped, updates.length, total);
   }
 
-  private async store(manager: EntityManager, userId: number, translation: TranslationRef, updates: Array<{ unit: StoredUnit; target: string; state: number }>): Promise<void> {
-    const scope = {
-      projectId: translation.component.projectId,
-      componentId: translation.component.id,
-      translationId: translation.id,
-      languageId: translation.languageId,
-      userId,
-      authorId: userId,
-    };
-    const [{ contributed }]: Array<{ contributed: boolean }> = await manager.query(
-      'SELECT EXISTS (SELECT 1 FROM changes WHERE translation_id = $1 AND user_id = $2) AS contributed',
-      [translation.id, userId],
-    );
-    if (!contributed) await recordChanges(manager, [{ ...scope, action: ACTION_NEW_CONTRIBUTOR, unitId: null, target: '' }]);
-    // In batches, history rows built per batch: a file may bring MAX_UNITS_PER_FILE strings, and each
-    // statement's parameters are built and encoded on the main thread; other requests run between the
-    // batches (issue 10, item 2). Change ids still follow the file's order.
-    for (let start = 0; start < updates.length; start += STORE_BATCH) {
-      const batch = updates.slice(start, start + STORE_BATCH);
-      await manager.query(
-        `UPDATE units u SET target = r.target, state = r.state, pending = true
-           FROM unnest($1::bigint[], $2::text[], $3::smallint[]) AS r(id, target, state) WHERE u.id = r.id`,
-        [batch.map((u) => u.unit.id), batch.map((u) => u.target), batch.map((u) => u.state)],
-      );
-      await recordChanges(
-        manager,
-        batch.map(
-          (update): ChangeRecord => ({
-            ...scope,
-            action: ACTION_UPLOAD,
-            unitId: update.unit.id,
-            target: update.target,
-            old: update.unit.target,
-            details: { state: update.state, old_state: update.unit.state, source: update.unit.source, context: update.unit.context },
-          }),
-        ),
-      );
+  /**
+   * Method `replace` (Weblate's handle_replace): the translation becomes what the file says, every string of
+   * it (untranslated entries empty their string, fuzzy ones are fuzzy), and strings the file lacks end up
+   * untranslated. Counters as Weblate's: accepted = the translation's strings, total = the file's entries.
+   */
+  private async replace(manager: EntityManager, userId: number, translation: TranslationRef, units: StoredUnit[], read: UploadRead, matchByKey: boolean): Promise<UploadResult> {
+    const matcher = new UnitMatcher(units, matchByKey);
+    const wanted = new Map<StoredUnit, { target: string; state: number }>();
+    for (const entry of read.entries) {
+      const unit = matcher.find(entry);
+      if (unit && unit.state !== 100) wanted.set(unit, { target: entry.target, state: entry.target === '' ? 0 : entry.fuzzy ? 10 : 20 });
     }
-    await refreshTranslationStatistics(manager, [translation.id], { authorId: userId });
+    const updates: TargetUpdate[] = [];
+    for (const unit of units) {
+      if (unit.state === 100) continue;
+      const next = wanted.get(unit) ?? { target: '', state: 0 };
+      if (next.target !== unit.target || next.state !== unit.state) updates.push({ unit, ...next });
+    }
+    if (updates.length > 0) await storeUploadedTargets(manager, userId, translation, updates);
+    return counters(0, 0, units.length, read.entries.length);
   }
 }
 
@@ -177,66 +286,4 @@ function mayOverwrite(state: number, conflicts: Conflicts): boolean {
   if (state < 20) return true;
   if (conflicts === 'replace-approved') return true;
   return conflicts === 'replace-translated' && state !== 30;
-}
-
-/**
- * UploadRequestSerializer.check_perms of Weblate 4.x (weblate/api/serializers.py) with
- * check_upload_method_permissions (weblate/trans/util.py), answered as it answers them: 400 on the field.
- * Issue 10, item 1: `replace` (which empties every string the file lacks, approved ones too) needs
- * component.edit, and overwriting approved strings needs unit.review.
- */
-function checkUploadRights(ctx: RequestContext, translation: TranslationRef, options: { method: UploadMethod; conflicts: Conflicts }): void {
-  if (options.conflicts !== '' && options.conflicts !== 'ignore' && !ctx.can('upload.overwrite')) {
-    throw new ApiValidationError({ conflicts: ['You can not overwrite existing translations.'] });
-  }
-  if (options.conflicts === 'replace-approved' && !ctx.can('unit.review')) {
-    throw new ApiValidationError({ conflicts: ['You can not overwrite existing approved translations.'] });
-  }
-  if (options.method === 'source' && !translation.isSource) {
-    throw new ApiValidationError({ method: ['Source upload is supported only on source language.'] });
-  }
-  if (!mayUseMethod(ctx, translation, options.method)) throw new ApiValidationError({ method: ['This method is not available here.'] });
-}
-
-function mayUseMethod(ctx: RequestContext, translation: TranslationRef, method: UploadMethod): boolean {
-  switch (method) {
-    case 'translate':
-    case 'fuzzy':
-      return ctx.can('unit.edit');
-    case 'approve':
-      return ctx.can('unit.review');
-    case 'suggest':
-      return ctx.can('suggestion.add');
-    case 'add':
-      return ctx.can('unit.add');
-    case 'replace':
-      return translation.filename !== '' && ctx.can('component.edit');
-    case 'source':
-      // Weblate: only formats with a bilingual update (PO in 4.x); Glossa's formats have none.
-      return false;
-  }
-}
-
-/** UploadRequestSerializer: choices validated like DRF; wlc's legacy `overwrite=yes` means replace-translated. */
-function parseFields(fields: Record<string, unknown>, file: UploadedFile | undefined): { method: UploadMethod; conflicts: Conflicts } {
-  const errors: Record<string, string[]> = {};
-  if (!file) errors.file = ['No file was submitted.'];
-  const choice = <T extends string>(name: string, choices: readonly T[], fallback: T): T => {
-    const raw = fields[name];
-    if (raw === undefined) return fallback;
-    const match = choices.find((c) => c === raw);
-    if (match === undefined) errors[name] = [`"${typeof raw === 'string' ? raw : JSON.stringify(raw)}" is not a valid choice.`];
-    return match ?? fallback;
-  };
-  const method = choice('method', METHODS, 'translate');
-  let conflicts = choice('conflicts', CONFLICTS, '');
-  choice('fuzzy', FUZZY, '');
-  for (const name of ['author_name', 'author_email']) {
-    const value = fields[name];
-    if (value !== undefined && (typeof value !== 'string' || value.length > 200)) errors[name] = ['Ensure this field has no more than 200 characters.'];
-  }
-  if (Object.keys(errors).length > 0) throw new ApiValidationError(errors);
-  const overwrite = fields.overwrite;
-  if (conflicts === '' && typeof overwrite === 'string' && ['yes', 'true', '1', 'on'].includes(overwrite.toLowerCase())) conflicts = 'replace-translated';
-  return { method, conflicts };
 }

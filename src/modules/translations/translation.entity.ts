@@ -42,6 +42,16 @@ export class Translation {
   @Column({ default: false })
   isSource: boolean;
 
+  /**
+   * The plural the file declares (PO `Plural-Forms`, formats.md §2.3) when it differs from the language's
+   * default; null: the language's plural. Plural units of this translation have this many forms.
+   */
+  @Column({ type: 'int', nullable: true })
+  pluralNumber: number | null;
+
+  @Column({ type: 'text', nullable: true })
+  pluralFormula: string | null;
+
   @Column({ default: false })
   isTemplate: boolean;
 

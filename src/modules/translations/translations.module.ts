@@ -4,7 +4,9 @@ import { MulterModule } from '@nestjs/platform-express';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { FormatsModule } from '../../formats/formats.module';
 import { SyncModule } from '../../sync/sync.module';
+import { SuggestionsModule } from '../suggestions/suggestions.module';
 import { TranslationFileController } from './translation-file.controller';
+import { TranslationExportService } from './translation-export.service';
 import { TranslationFileService } from './translation-file.service';
 import { TranslationLookup } from './translation-lookup.service';
 import { TranslationsController } from './translations.controller';
@@ -15,9 +17,9 @@ import { uploadMulterOptions, UploadLimitsInterceptor } from './upload-limits';
 
 /** Translations and their file; exports the path lookup the units and changes modules address them with. */
 @Module({
-  imports: [SyncModule, FormatsModule, MulterModule.registerAsync({ inject: [APP_CONFIG], useFactory: (config: AppConfig) => uploadMulterOptions(config) })],
+  imports: [SyncModule, FormatsModule, SuggestionsModule, MulterModule.registerAsync({ inject: [APP_CONFIG], useFactory: (config: AppConfig) => uploadMulterOptions(config) })],
   controllers: [TranslationsController, TranslationFileController, TranslationUploadController, ComponentFileController],
-  providers: [TranslationLookup, TranslationsService, TranslationFileService, TranslationUploadService, UploadLimitsInterceptor],
+  providers: [TranslationLookup, TranslationsService, TranslationFileService, TranslationExportService, TranslationUploadService, UploadLimitsInterceptor],
   exports: [TranslationLookup],
 })
 export class TranslationsModule {}

@@ -10,6 +10,7 @@ import { TranslationLookup } from './translation-lookup.service';
 import { RepositoryOperationsService } from '../../sync/repository-operations.service';
 import { refreshTranslationStatistics } from '../../sync/translation-statistics';
 import { compileLanguageRegex } from '../../vcs/filemask';
+import { getFileFormat, usesTemplate } from '../../formats/format.registry';
 import { Translation } from './translation.entity';
 import { UnsafePathError } from '../../vcs/safe-path';
 
@@ -111,6 +112,9 @@ export class TranslationsService {
     const languages: Array<{ id: number; code: string }> = await this.dataSource.query('SELECT id, code FROM languages WHERE code = $1', [code]);
     if (languages.length === 0) throw badRequest(`No language code '${code}' found!`);
     if (component.newLang !== 'add') throw permissionDenied('Could not add new translation file.');
+    // Bilingual formats have no new-file content: a new language needs new_base (formats.md §2.4).
+    const format = getFileFormat(component.fileFormat);
+    if (format && !usesTemplate(format, component.template) && component.newBase === '') throw permissionDenied('Could not add new translation file.');
     const language = languages[0];
     if (!matchesLanguageRegex(component.languageRegex, language.code)) {
       throw new ApiValidationError({ language_code: [`Could not add '${code}'!`] });

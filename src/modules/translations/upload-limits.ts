@@ -46,9 +46,9 @@ export class UploadLimitsInterceptor implements NestInterceptor {
         return new ApiError(413, 'Uploaded translation file is too big.');
       case 'LIMIT_FIELD_COUNT':
       case 'LIMIT_PART_COUNT':
-        return new ApiError(400, `Too many form fields: an upload takes at most ${this.config.uploadMaxFields}.`);
+        return new ApiError(400, `Too many form fields: an upload takes at most ${this.config.uploadMaxFields} (UPLOAD_MAX_FIELDS).`);
       case 'LIMIT_FIELD_VALUE':
-        return new ApiError(400, `Form field "${printable(cause.field)}" is too long: at most ${this.config.uploadMaxFieldBytes} bytes.`);
+        return new ApiError(400, `Form field "${printable(cause.field)}" is too long: at most ${this.config.uploadMaxFieldBytes} bytes (UPLOAD_MAX_FIELD_BYTES).`);
       case 'LIMIT_FIELD_KEY':
         return new ApiError(400, 'Form field name is too long.');
       case 'LIMIT_FILE_COUNT':

@@ -1,3 +1,4 @@
+import { UNIT_SEARCH_DESCRIPTION } from './search/search-description';
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Ctx, RequestContext } from '../../common/http/request-context';
@@ -22,7 +23,7 @@ export class TranslationUnitsController {
   @Get()
   @ApiOperation({ operationId: 'listTranslationUnits', summary: 'List the units (strings) of a translation' })
   @ApiPagingQuery()
-  @ApiQuery({ name: 'q', required: false, description: 'Search query (a subset of Weblate\'s search language)' })
+  @ApiQuery({ name: 'q', required: false, description: UNIT_SEARCH_DESCRIPTION })
   @ApiPaginatedResponse(UnitResponse)
   async list(
     @Ctx() ctx: RequestContext,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { ApiError, ApiValidationError, badRequest, notFound, permissionDenied } from '../../common/http/api-errors';
+import { ApiValidationError, notFound, permissionDenied } from '../../common/http/api-errors';
 import type { RequestContext } from '../../common/http/request-context';
 import { PLURAL_SEPARATOR } from '../../common/text/word-count';
 import { ACTION_STRING_REMOVE } from '../changes/change-actions';
@@ -11,8 +11,10 @@ import { parseUnitWriteBody, UnitWriteBody } from './dto/unit-bodies';
 import { UnitWriteResponse, splitPlurals } from './unit.response';
 import { parseUnitId } from './units-read.service';
 import { checkManageUnits } from './unit-rules';
+import { translationBodyError, translationEditError } from './unit-translation-rules';
 import { assertComponentUnlocked, componentLocked } from '../components/component-locked';
 import { RepositoryOperationsService } from '../../sync/repository-operations.service';
+import { loadUnitCheckContext, prepareTranslation, recheckUnits, storeEditedUnitChecks, translationDetails, type CheckContextRow, type PreparedTranslation } from '../../sync/unit-checks';
 
 /** What the write rules need about a unit, its translation and its component (one joined query). */
 interface EditableUnit {
@@ -38,21 +40,10 @@ interface EditableUnit {
   total: number;
 }
 
-/** States a translation edit may set (weblate-api.md §10.2, 4.x). */
-const SETTABLE_STATES = new Set([0, 10, 20, 30]);
-
-/**
- * The rules of §10.2 that depend on the body alone (checkTranslation applies them after the unit-dependent
- * ones, in Weblate's order): both target and state, a settable state, and state 0 with an empty target only.
- */
-function translationBodyError(data: UnitWriteBody): ApiError | null {
-  const target = data.target;
-  if (target === undefined || target.length === 0 || data.state === undefined) return badRequest('Please provide both state and target for a partial update');
-  if (!SETTABLE_STATES.has(data.state)) return badRequest('Invalid state');
-  const hasText = target.some((form) => form !== '');
-  if (data.state === 0 && hasText) return badRequest('Can not use empty state with non empty target');
-  if (data.state !== 0 && !hasText) return badRequest('Can not use non empty state with empty target');
-  return null;
+/** A write's answer and the automatic fixes applied to its text (the controller reports them in a header). */
+export interface UnitWriteOutcome {
+  body: UnitWriteResponse;
+  fixups: string[];
 }
 
 function writeResponse(unit: { target: string; state: number; explanation: string; extra_flags: string }): UnitWriteResponse {
@@ -67,7 +58,7 @@ export class UnitEditService {
   ) {}
 
   /** PUT and PATCH (weblate-api.md §10.2); both take any subset and answer with the write representation. */
-  async update(ctx: RequestContext, id: string, body: unknown): Promise<UnitWriteResponse> {
+  async update(ctx: RequestContext, id: string, body: unknown): Promise<UnitWriteOutcome> {
     const quick = await this.translateInOneStatement(ctx, id, body);
     if (quick !== null) return quick;
     const unit = await this.load(this.dataSource.manager, id);
@@ -77,7 +68,10 @@ export class UnitEditService {
     if (doSource && (!unit.is_source || !ctx.can('source.edit'))) {
       throw permissionDenied('Source strings properties can be set only on source strings');
     }
-    if (doTranslate) this.checkTranslation(ctx, unit, data);
+    if (doTranslate) {
+      const refused = translationEditError(unit, data, { edit: ctx.can('unit.edit'), review: ctx.can('unit.review') });
+      if (refused !== null) throw refused;
+    }
     if (doTranslate) assertComponentUnlocked(unit);
     if (doSource) {
       await this.dataSource.query('UPDATE units SET explanation = $2, extra_flags = $3 WHERE id = $1', [
@@ -85,11 +79,23 @@ export class UnitEditService {
         data.explanation ?? unit.explanation,
         data.extra_flags ?? unit.extra_flags,
       ]);
+      // The source string's flags apply to every translation of it (checks-suggestions-search.md §2.2).
+      if (data.extra_flags !== undefined && data.extra_flags !== unit.extra_flags) await this.recheckTranslationsOf(unit.id);
     }
     if (doTranslate) {
-      // Stores the edit, its history and the counters in one statement (unit-translate.statement.ts).
       const target = data.target!;
-      const [result] = await TRANSLATE_UNIT.run(this.dataSource, [unit.id, target.join(PLURAL_SEPARATOR), data.state!, ctx.caller!.id, ctx.can('unit.review'), target.length]);
+      const prepared = await this.prepare(unit.id, target, data.state!);
+      if (prepared === null) throw notFound();
+      // Stores the edit, its history and the counters in one statement (unit-translate.statement.ts).
+      const [result] = await TRANSLATE_UNIT.run(this.dataSource, [
+        unit.id,
+        prepared.target.join(PLURAL_SEPARATOR),
+        prepared.state,
+        ctx.caller!.id,
+        ctx.can('unit.review'),
+        target.length,
+        JSON.stringify(translationDetails(prepared)),
+      ]);
       if (!result.found) throw notFound();
       // The unit changed between the checks above and the write: the rules are applied to what it is now.
       if (!result.allowed) {
@@ -97,13 +103,14 @@ export class UnitEditService {
         if (result.expected_forms !== target.length) throw new ApiValidationError({ target: ['Number of plurals does not match'] });
         throw permissionDenied(result.state === 100 ? 'The string is read-only.' : 'Insufficient privileges for approving.');
       }
-      return writeResponse(result);
+      if (result.changed) await storeEditedUnitChecks(this.dataSource, prepared.row, result.target, result.state);
+      return { body: writeResponse(result), fixups: prepared.fixups };
     }
     const [current]: Array<{ target: string; state: number; explanation: string; extra_flags: string }> = await this.dataSource.query(
       'SELECT target, state, explanation, extra_flags FROM units WHERE id = $1',
       [unit.id],
     );
-    return writeResponse(current);
+    return { body: writeResponse(current), fixups: [] };
   }
 
   /**
@@ -112,7 +119,7 @@ export class UnitEditService {
    * are the statement's guards. Answers null, having changed nothing, whenever anything is not plainly
    * allowed; update() then reads the unit and answers exactly as Weblate would (404, 400, 403, 423 in its order).
    */
-  private async translateInOneStatement(ctx: RequestContext, id: string, body: unknown): Promise<UnitWriteResponse | null> {
+  private async translateInOneStatement(ctx: RequestContext, id: string, body: unknown): Promise<UnitWriteOutcome | null> {
     if (!/^\d{1,18}$/.test(id) || ctx.caller === null) return null;
     let data: UnitWriteBody;
     try {
@@ -126,8 +133,36 @@ export class UnitEditService {
     const state = data.state!;
     const mayReview = ctx.can('unit.review');
     if (!ctx.can('unit.edit') || (state === 30 && !mayReview)) return null;
-    const [result] = await TRANSLATE_UNIT.run(this.dataSource, [id, target.join(PLURAL_SEPARATOR), state, ctx.caller.id, mayReview, target.length]);
-    return result.allowed ? writeResponse(result) : null;
+    const prepared = await this.prepare(id, target, state);
+    if (prepared === null) return null;
+    const [result] = await TRANSLATE_UNIT.run(this.dataSource, [
+      id,
+      prepared.target.join(PLURAL_SEPARATOR),
+      prepared.state,
+      ctx.caller.id,
+      mayReview,
+      target.length,
+      JSON.stringify(translationDetails(prepared)),
+    ]);
+    if (!result.allowed) return null;
+    if (result.changed) await storeEditedUnitChecks(this.dataSource, prepared.row, result.target, result.state);
+    return { body: writeResponse(result), fixups: prepared.fixups };
+  }
+
+  /** Automatic fixes and enforced checks applied to an edit, with the unit's check context (null: no such unit). */
+  private async prepare(id: string, target: string[], state: number): Promise<(PreparedTranslation & { row: CheckContextRow }) | null> {
+    const row = await loadUnitCheckContext(this.dataSource, id);
+    return row === undefined ? null : { ...prepareTranslation(row, target, state), row };
+  }
+
+  /** The stored checks of edited units (and the translations' failing counters) follow the new text. */
+  private async recheck(ids: string[]): Promise<void> {
+    await this.dataSource.transaction((manager) => recheckUnits(manager, ids));
+  }
+
+  private async recheckTranslationsOf(sourceUnitId: string): Promise<void> {
+    const rows: Array<{ id: string }> = await this.dataSource.query('SELECT id FROM units WHERE source_unit_id = $1', [sourceUnitId]);
+    await this.recheck(rows.map((row) => row.id));
   }
 
   /**
@@ -174,28 +209,13 @@ export class UnitEditService {
       await refreshTranslationStatistics(manager, [...new Set(removed.map((r) => r.translation_id))]);
     });
     // The key leaves every file of the component in commits (src/sync, Weblate's delete_unit).
-    await this.repositoryOperations.removeStrings(unit.component_id, [unit.context], callerId);
-  }
-
-  /** The checks of §10.2 in Weblate's order; 4.x reports view-level problems as `{"detail": ...}`. */
-  private checkTranslation(ctx: RequestContext, unit: EditableUnit, data: UnitWriteBody): void {
-    const target = data.target;
-    const expectedForms = unit.source.includes(PLURAL_SEPARATOR) ? unit.plural_number : 1;
-    if (target !== undefined && target.length > 0 && target.length !== expectedForms) {
-      throw new ApiValidationError({ target: ['Number of plurals does not match'] });
-    }
-    if (unit.state === 100) throw permissionDenied('The string is read-only.');
-    const bodyError = translationBodyError(data);
-    if (bodyError !== null) throw bodyError;
-    if (!ctx.can('unit.edit')) throw permissionDenied();
-    // Approving (30) or un-approving an approved string needs unit.review (weblate-api.md §2.5).
-    if ((data.state === 30 || unit.state === 30) && !ctx.can('unit.review')) throw permissionDenied('Insufficient privileges for approving.');
+    await this.repositoryOperations.removeStrings(unit.component_id, [{ context: unit.context, source: splitPlurals(unit.source) }], callerId);
   }
 
   private async load(manager: EntityManager, id: string): Promise<EditableUnit> {
     const rows: EditableUnit[] = await manager.query(
       `SELECT u.id, u.translation_id, u.id_hash, u.source, u.target, u.state, u.explanation, u.extra_flags, u.context,
-              t.is_source, t.language_id, t.component_id, c.project_id, l.plural_number, c.template, c.manage_units,
+              t.is_source, t.language_id, t.component_id, c.project_id, COALESCE(t.plural_number, l.plural_number) AS plural_number, c.template, c.manage_units,
               c.edit_template, c.locked, t.translated, t.total
          FROM units u
          JOIN translations t ON t.id = u.translation_id

@@ -50,13 +50,14 @@ export interface TranslateResult {
  * next gets around to sending COMMIT (docs/performance.md, "Unit PATCH").
  *
  * Parameters: $1 unit id, $2 new target (plural forms joined), $3 new state, $4 user id, $5 may review,
- * $6 the number of plural forms in the target.
+ * $6 the number of plural forms in the target, $7 further details of the edit (a JSON object: the automatic fixes
+ * applied and the enforced checks that lowered the state, unit-checks.ts prepareTranslation).
  */
 export const TRANSLATE_UNIT = new PreparedStatement<TranslateResult>(`
   WITH current AS (
     SELECT u.id, u.translation_id, u.target, u.state, u.num_words, u.num_chars, u.source, u.context,
            u.explanation, u.extra_flags, t.component_id, t.language_id, c.project_id, c.locked,
-           CASE WHEN strpos(u.source, '${PLURAL_SEPARATOR}') > 0 THEN l.plural_number ELSE 1 END AS expected_forms
+           CASE WHEN strpos(u.source, '${PLURAL_SEPARATOR}') > 0 THEN COALESCE(t.plural_number, l.plural_number) ELSE 1 END AS expected_forms
       FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
       JOIN languages l ON l.id = t.language_id
      WHERE u.id = $1
@@ -100,7 +101,7 @@ export const TRANSLATE_UNIT = new PreparedStatement<TranslateResult>(`
         SELECT 2, CASE WHEN $3::int = 10 THEN ${ACTION_MARKED_EDIT} WHEN $3::int = 30 THEN ${ACTION_APPROVE}
                        WHEN p.state >= 10 THEN ${ACTION_CHANGE} ELSE ${ACTION_NEW} END::smallint,
                p.id, $2::text, p.target,
-               jsonb_build_object('state', $3::int, 'old_state', p.state, 'source', p.source, 'context', p.context)
+               jsonb_build_object('state', $3::int, 'old_state', p.state, 'source', p.source, 'context', p.context) || $7::jsonb
         UNION ALL
         SELECT 3, ${ACTION_COMPLETE}::smallint, NULL::bigint, '', '', '{}'::jsonb
           FROM counters k WHERE k.translated = k.total AND k.translated - k.translated_delta < k.total

@@ -14,6 +14,12 @@ export enum UnitState {
 @Entity('units')
 @Index(['translationId', 'idHash'], { unique: true })
 @Index(['translationId', 'position'])
+// Trigram GIN indexes serve the case-insensitive substring searches of `q` (ILIKE '%…%' on source, target and
+// context, bare words search all three; issue 13 item 5). TypeORM cannot express an operator class, so they
+// are created by migration UnitTrigramIndexes (only where pg_trgm is available) and not synchronised.
+@Index('IDX_units_source_trgm', { synchronize: false })
+@Index('IDX_units_target_trgm', { synchronize: false })
+@Index('IDX_units_context_trgm', { synchronize: false })
 export class Unit {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
   id: string;

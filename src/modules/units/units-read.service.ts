@@ -1,12 +1,13 @@
-import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { translationIdVisibleSql } from '../../common/auth/access-sql';
-import { ApiValidationError, notFound } from '../../common/http/api-errors';
+import { notFound } from '../../common/http/api-errors';
 import type { ApiCaller } from '../../common/http/request-context';
 import { PreparedStatement } from '../../database/prepared-statement';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { TranslationLookup } from '../translations/translation-lookup.service';
-import { compileUnitQuery, UnitQueryError } from './unit-query';
+import { compileRequestSearch, runSearch, type CompiledSearch } from './unit-query';
 import { UNIT_COLUMNS, UNIT_PAGE_SELECT, UNIT_SELECT, UnitRow } from './unit.response';
 
 export interface UnitPage {
@@ -18,19 +19,6 @@ export interface UnitPage {
    * id and row version (xmin). The response's ETag is derived from it (RequestContext.useVersionTag).
    */
   versions?: Array<string | number>;
-}
-
-/** `q` as a SQL condition, or 400 `{"q": ["Could not parse query string: ..."]}` (weblate-api.md §7.1). */
-function searchCondition(query: Record<string, unknown>, params: unknown[]): string | null {
-  const q = query.q;
-  if (q === undefined || q === '') return null;
-  try {
-    if (typeof q !== 'string') throw new UnitQueryError('Expected one query string');
-    return compileUnitQuery(q, params);
-  } catch (error) {
-    if (error instanceof UnitQueryError) throw new ApiValidationError({ q: [`Could not parse query string: ${error.message}`] });
-    throw error;
-  }
 }
 
 /** Path ids are positive integers; anything else cannot name a unit (DRF answers 404). */
@@ -64,6 +52,7 @@ export class UnitsReadService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly lookup: TranslationLookup,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
@@ -78,8 +67,8 @@ export class UnitsReadService {
     }
     const translation = await this.lookup.translation(projectSlug, componentSlug, languageCode);
     const params: unknown[] = [translation.id];
-    const search = searchCondition(query, params);
-    return this.page(search ? `u.translation_id = $1 AND ${search}` : 'u.translation_id = $1', params, 'u.position, u.id', pageRequest);
+    const search = compileRequestSearch(query.q, params);
+    return this.page(search ? `u.translation_id = $1 AND ${search.sql}` : 'u.translation_id = $1', params, 'u.position, u.id', pageRequest, search);
   }
 
   /**
@@ -112,11 +101,11 @@ export class UnitsReadService {
   /** `/api/units/`: every unit ordered by id (weblate-api.md §5.9), LargePagination. */
   async listAll(query: Record<string, unknown>, pageRequest: PageRequest, caller: ApiCaller | null): Promise<UnitPage> {
     const params: unknown[] = [];
-    const search = searchCondition(query, params) ?? 'TRUE';
+    const search = compileRequestSearch(query.q, params);
     // Only units of components the caller can see (src/common/auth/access-sql.ts), as a filter on units
     // against the visible translation ids computed once per statement, never a join the planner could
     // repeat per component (issue 10 item 5).
-    return this.page(`(${search}) AND ${translationIdVisibleSql(caller, 'u.translation_id')}`, params, 'u.id', pageRequest);
+    return this.page(`(${search?.sql ?? 'TRUE'}) AND ${translationIdVisibleSql(caller, 'u.translation_id')}`, params, 'u.id', pageRequest, search);
   }
 
   async get(id: string): Promise<UnitRow> {
@@ -132,14 +121,18 @@ export class UnitsReadService {
    * over 20 components took 1.2 s instead of 1 ms), and an OFFSET joined each skipped row before dropping it;
    * now a deep page walks the index of its order for the skipped ids only.
    */
-  private async page(where: string, params: unknown[], order: string, pageRequest: PageRequest): Promise<UnitPage> {
-    const [{ count }]: Array<{ count: number }> = await this.dataSource.query(`SELECT count(*)::int AS count FROM units u WHERE ${where}`, params);
+  private page(where: string, params: unknown[], order: string, pageRequest: PageRequest, search: CompiledSearch | null): Promise<UnitPage> {
+    return runSearch(this.dataSource, search, this.config.searchRegexTimeoutMs, (db) => this.readPage(db, where, params, order, pageRequest));
+  }
+
+  private async readPage(db: DataSource | EntityManager, where: string, params: unknown[], order: string, pageRequest: PageRequest): Promise<UnitPage> {
+    const [{ count }]: Array<{ count: number }> = await db.query(`SELECT count(*)::int AS count FROM units u WHERE ${where}`, params);
     const page = resolvePage(pageRequest, count);
     const sql = `WITH page AS MATERIALIZED (
                    SELECT u.id FROM units u WHERE ${where} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}
                  )${UNIT_PAGE_SELECT}
                  ORDER BY ${order}`;
-    const rows: UnitRow[] = await this.dataSource.query(sql, [...params, page.size, page.offset]);
+    const rows: UnitRow[] = await db.query(sql, [...params, page.size, page.offset]);
     return { page, count, rows };
   }
 }

@@ -7,6 +7,7 @@ import { parsePageRequest } from '../../common/pagination/page-params';
 import { CreateSubscriptionDto, UpdateSubscriptionDto } from './dto/subscription-write.dto';
 import { NotificationsService } from './notifications.service';
 import { SubscriptionResponse, toSubscriptionResponse } from './subscription.response';
+import { CheckOrder, isUserOrSuperuser } from '../../common/auth/check-order';
 
 /** `/api/users/<username>/notifications/` (api-spec.md Endpoints, weblate-api.md §5.2, §10.12). */
 @ApiTags('users')
@@ -26,6 +27,7 @@ export class NotificationsController {
 
   /** 201 without Location: Weblate's notifications action returns none (weblate-api.md §10.12). */
   @Post()
+  @CheckOrder({ object: 'user', permission: isUserOrSuperuser, message: 'Can not manage Users' })
   @ApiOperation({ operationId: 'createUserNotification', summary: 'Create a notification subscription' })
   @ApiCreatedResponse({ type: SubscriptionResponse })
   async create(@Ctx() ctx: RequestContext, @Param('username') username: string, @Body() dto: CreateSubscriptionDto): Promise<SubscriptionResponse> {
@@ -40,6 +42,7 @@ export class NotificationsController {
   }
 
   @Put(':id')
+  @CheckOrder({ object: 'subscription', permission: isUserOrSuperuser, message: 'Can not manage Users' })
   @ApiOperation({ operationId: 'replaceUserNotification', summary: 'Replace a notification subscription' })
   @ApiOkResponse({ type: SubscriptionResponse })
   async replace(
@@ -52,6 +55,7 @@ export class NotificationsController {
   }
 
   @Patch(':id')
+  @CheckOrder({ object: 'subscription', permission: isUserOrSuperuser, message: 'Can not manage Users' })
   @ApiOperation({ operationId: 'updateUserNotification', summary: 'Update a notification subscription (partial)' })
   @ApiOkResponse({ type: SubscriptionResponse })
   async update(
@@ -64,6 +68,7 @@ export class NotificationsController {
   }
 
   @Delete(':id')
+  @CheckOrder({ object: 'subscription', permission: isUserOrSuperuser, message: 'Can not manage Users' })
   @ApiOperation({ operationId: 'deleteUserNotification', summary: 'Delete a notification subscription' })
   @HttpCode(204)
   @ApiNoContentResponse()

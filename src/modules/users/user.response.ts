@@ -15,7 +15,7 @@ export class UserResponse {
   @ApiProperty() email: string;
   @ApiProperty() full_name: string;
   @ApiProperty() username: string;
-  @ApiProperty({ type: [String], description: 'API URLs of the teams the user belongs to (teams are not implemented yet: always empty)' })
+  @ApiProperty({ type: [String], description: 'API URLs of the teams the user belongs to, by team id' })
   groups: string[];
   @ApiProperty({ description: 'API URL of the notification subscriptions' }) notifications: string;
   @ApiProperty() is_superuser: boolean;
@@ -41,13 +41,14 @@ export function toBasicUserResponse(user: User): BasicUserResponse {
   return { full_name: user.fullName, username: user.username };
 }
 
-export function toUserResponse(user: User, links: LinkBuilder): UserResponse {
+/** `teamIds`: the user's teams (user-groups.ts), listed as their API URLs as Weblate lists them. */
+export function toUserResponse(user: User, teamIds: readonly number[], links: LinkBuilder): UserResponse {
   const base = userApiPath(user.username);
   return {
     email: user.email,
     full_name: user.fullName,
     username: user.username,
-    groups: [],
+    groups: teamIds.map((id) => links.api(pathOf('api', 'groups', String(id)))),
     notifications: links.api(`${base}notifications/`),
     is_superuser: user.isSuperuser,
     is_active: user.isActive,

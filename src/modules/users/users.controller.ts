@@ -9,6 +9,7 @@ import { CreateUserDto, UpdateUserDto } from './dto/user-write.dto';
 import { BasicUserResponse, toBasicUserResponse, toUserResponse, UserResponse, UserStatisticsResponse } from './user.response';
 import type { User } from './user.entity';
 import { UsersService } from './users.service';
+import { CheckOrder } from '../../common/auth/check-order';
 
 /** Full object for user administrators, basic one for everybody else ([4.x] weblate-api.md §5.2, §6.7). */
 const EITHER_USER_SCHEMA = { oneOf: [{ $ref: getSchemaPath(UserResponse) }, { $ref: getSchemaPath(BasicUserResponse) }] };
@@ -41,14 +42,16 @@ export class UsersController {
   async list(@Ctx() ctx: RequestContext): Promise<ListEnvelope<UserResponse | BasicUserResponse>> {
     const filters = this.users.parseFilters(ctx.query);
     const { page, count, items } = await this.users.list(parsePageRequest(ctx.query), filters);
-    return listEnvelope(ctx, page, count, items.map((user) => this.present(ctx, user)));
+    const teams = ctx.isSuperuser ? await this.users.teamIds(items) : new Map<number, number[]>();
+    return listEnvelope(ctx, page, count, items.map((user) => this.present(ctx, user, teams.get(user.id) ?? [])));
   }
 
   @Post()
+  @CheckOrder({ global: 'user.edit', message: 'Can not manage Users' })
   @ApiOperation({ operationId: 'createUser', summary: 'Create a user' })
   @ApiCreatedResponse({ type: UserResponse })
   async create(@Ctx() ctx: RequestContext, @Body() dto: CreateUserDto, @Res({ passthrough: true }) res: Response): Promise<UserResponse> {
-    const body = toUserResponse(await this.users.create(ctx, dto), ctx.links);
+    const body = await this.full(ctx, await this.users.create(ctx, dto));
     res.setHeader('Location', body.url);
     return body;
   }
@@ -57,25 +60,29 @@ export class UsersController {
   @ApiOperation({ operationId: 'getUser', summary: 'Get a user' })
   @ApiOkResponse({ schema: EITHER_USER_SCHEMA })
   async detail(@Ctx() ctx: RequestContext, @Param('username') username: string): Promise<UserResponse | BasicUserResponse> {
-    return this.present(ctx, await this.users.getByUsername(username));
+    const user = await this.users.getByUsername(username);
+    return this.present(ctx, user, ctx.isSuperuser ? ((await this.users.teamIds([user])).get(user.id) ?? []) : []);
   }
 
   @Put(':username')
+  @CheckOrder({ global: 'user.edit', object: 'user', message: 'Can not manage Users' })
   @ApiOperation({ operationId: 'replaceUser', summary: 'Replace a user' })
   @ApiOkResponse({ type: UserResponse })
   async replace(@Ctx() ctx: RequestContext, @Param('username') username: string, @Body() dto: CreateUserDto): Promise<UserResponse> {
-    return toUserResponse(await this.users.update(ctx, username, dto), ctx.links);
+    return this.full(ctx, await this.users.update(ctx, username, dto));
   }
 
   @Patch(':username')
+  @CheckOrder({ global: 'user.edit', object: 'user', message: 'Can not manage Users' })
   @ApiOperation({ operationId: 'updateUser', summary: 'Update a user (partial)' })
   @ApiOkResponse({ type: UserResponse })
   async update(@Ctx() ctx: RequestContext, @Param('username') username: string, @Body() dto: UpdateUserDto): Promise<UserResponse> {
-    return toUserResponse(await this.users.update(ctx, username, dto), ctx.links);
+    return this.full(ctx, await this.users.update(ctx, username, dto));
   }
 
   /** Deactivates and anonymises the user; the row stays for the history (weblate-api.md §5.2). */
   @Delete(':username')
+  @CheckOrder({ global: 'user.edit', object: 'user', message: 'Can not manage Users' })
   @ApiOperation({ operationId: 'deleteUser', summary: 'Deactivate a user' })
   @HttpCode(204)
   @ApiNoContentResponse()
@@ -90,7 +97,11 @@ export class UsersController {
     return this.users.statistics(username);
   }
 
-  private present(ctx: RequestContext, user: User): UserResponse | BasicUserResponse {
-    return ctx.isSuperuser ? toUserResponse(user, ctx.links) : toBasicUserResponse(user);
+  private present(ctx: RequestContext, user: User, teamIds: readonly number[]): UserResponse | BasicUserResponse {
+    return ctx.isSuperuser ? toUserResponse(user, teamIds, ctx.links) : toBasicUserResponse(user);
+  }
+
+  private async full(ctx: RequestContext, user: User): Promise<UserResponse> {
+    return toUserResponse(user, (await this.users.teamIds([user])).get(user.id) ?? [], ctx.links);
   }
 }

@@ -5,8 +5,10 @@ import { ApiValidationError, FieldErrors, notFound, permissionDenied } from '../
 import type { RequestContext } from '../../common/http/request-context';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { convertDrfValue, lastQueryValue } from '../languages/dto/drf-field';
+import { convertDrfValue, lastQueryValue } from '../../common/http/drf-fields';
+import { ANONYMOUS_USERNAME } from '../access/builtin-access';
 import { createDefaultSubscriptions } from './default-subscriptions';
+import { teamIdsByUser } from './user-groups';
 import { CreateUserDto, UpdateUserDto } from './dto/user-write.dto';
 import { UserStatisticsResponse } from './user.response';
 import { User } from './user.entity';
@@ -65,6 +67,11 @@ export class UsersService {
     const isActive = convertDrfValue({ type: 'boolean' }, lastQueryValue(query.is_active));
     if (typeof isActive === 'boolean') filters.isActive = isActive;
     return filters;
+  }
+
+  /** Each user's team ids (the `groups` field), one query for the lot. */
+  teamIds(users: readonly User[]): Promise<Map<number, number[]>> {
+    return teamIdsByUser(this.dataSource, users.map((user) => user.id));
   }
 
   async getByUsername(username: string): Promise<User> {
@@ -177,6 +184,8 @@ export class UsersService {
    * (admin-bootstrap.ts upserts that user by name).
    */
   private assertMayWrite(ctx: RequestContext, target: User | null, dto: UpdateUserDto): void {
+    // Weblate's internal account for anonymous requests cannot be edited, not even by superusers.
+    if (target?.username === ANONYMOUS_USERNAME) throw permissionDenied('This user can not be edited.');
     if (ctx.isSuperuser) return;
     const takesAdminName = dto.username === this.config.adminUsername && target?.username !== this.config.adminUsername;
     if (target?.isSuperuser || dto.is_superuser === true || takesAdminName) throw permissionDenied();

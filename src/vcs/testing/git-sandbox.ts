@@ -21,13 +21,13 @@ export interface GitSandbox {
   /** Where a test may clone to (does not exist yet). */
   clonePath: string;
   /** Commits `files` (path → content) to upstream's `main` as the upstream developer; returns the revision. */
-  commitUpstream(files: Record<string, string>, message: string): Promise<string>;
+  commitUpstream(files: Record<string, string | Buffer>, message: string): Promise<string>;
   /** Runs git in any directory of the sandbox with the upstream identity. */
   git(cwd: string, args: string[]): Promise<string>;
   cleanup(): Promise<void>;
 }
 
-export async function createGitSandbox(files: Record<string, string>): Promise<GitSandbox> {
+export async function createGitSandbox(files: Record<string, string | Buffer>): Promise<GitSandbox> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'glossa-git-'));
   const upstream = path.join(root, 'upstream.git');
   const seed = path.join(root, 'seed');
@@ -38,7 +38,7 @@ export async function createGitSandbox(files: Record<string, string>): Promise<G
   await git(root, ['init', '--quiet', '--initial-branch=main', seed]);
   await git(seed, ['remote', 'add', 'origin', upstream]);
 
-  const commitUpstream = async (changes: Record<string, string>, message: string): Promise<string> => {
+  const commitUpstream = async (changes: Record<string, string | Buffer>, message: string): Promise<string> => {
     for (const [name, content] of Object.entries(changes)) {
       await mkdir(path.dirname(path.join(seed, name)), { recursive: true });
       await writeFile(path.join(seed, name), content);

@@ -1,25 +1,23 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsNotEmpty, IsString, MaxLength } from 'class-validator';
-
-const INT_MESSAGE = 'A valid integer is required.';
+import { DrfField } from '../../../common/http/drf-fields';
 
 /** `POST /api/groups/` (weblate-api.md §5.3, 4.x payload). */
 export class CreateGroupDto {
   @ApiProperty({ maxLength: 150 })
-  @IsString({ message: 'Not a valid string.' })
-  @IsNotEmpty({ message: 'This field may not be blank.' })
-  @MaxLength(150, { message: 'Ensure this field has no more than 150 characters.' })
+  @DrfField({ type: 'string', required: true, maxLength: 150 })
   name: string;
 
   @ApiProperty({ enum: [0, 1, 2, 3, 4], description: '0 manual, 1 all, 2 component list, 3 all public, 4 all protected' })
-  @IsInt({ message: INT_MESSAGE })
-  @IsIn([0, 1, 3, 4], { message: '"$value" is not a valid choice.' })
+  @DrfField({ type: 'choice', required: true, choices: [0, 1, 3, 4] })
   project_selection: number;
 
   @ApiProperty({ enum: [0, 1], description: '0 manual, 1 all' })
-  @IsInt({ message: INT_MESSAGE })
-  @IsIn([0, 1], { message: '"$value" is not a valid choice.' })
+  @DrfField({ type: 'choice', required: true, choices: [0, 1] })
   language_selection: number;
+
+  @ApiPropertyOptional({ type: String, format: 'uri', description: 'API URL of the project the team belongs to (Weblate 5.x+); the team then selects that project', nullable: true })
+  @DrfField({ type: 'string', allowBlank: true })
+  defining_project?: string | null;
 }
 
 export class UpdateGroupDto extends PartialType(CreateGroupDto) {}
@@ -27,34 +25,30 @@ export class UpdateGroupDto extends PartialType(CreateGroupDto) {}
 /** `POST /api/roles/` (weblate-api.md §5.4). */
 export class CreateRoleDto {
   @ApiProperty({ maxLength: 200 })
-  @IsString({ message: 'Not a valid string.' })
-  @IsNotEmpty({ message: 'This field may not be blank.' })
-  @MaxLength(200, { message: 'Ensure this field has no more than 200 characters.' })
+  @DrfField({ type: 'string', required: true, maxLength: 200 })
   name: string;
 
   @ApiProperty({ type: [String], description: 'Permission codenames (weblate-api.md §2.5)' })
-  @IsArray({ message: 'Expected a list of items but got type "$value".' })
-  @ArrayMaxSize(100)
-  @IsString({ each: true, message: 'Not a valid string.' })
+  @DrfField({ type: 'list', required: true, maxItems: 100, child: { type: 'string' } })
   permissions: string[];
 }
 
 export class UpdateRoleDto extends PartialType(CreateRoleDto) {}
 
 export class GroupRoleDto {
-  @ApiProperty() @IsInt({ message: INT_MESSAGE }) role_id: number;
+  @ApiProperty() @DrfField({ type: 'integer', required: true }) role_id: number;
 }
 export class GroupProjectDto {
-  @ApiProperty() @IsInt({ message: INT_MESSAGE }) project_id: number;
+  @ApiProperty() @DrfField({ type: 'integer', required: true }) project_id: number;
 }
 export class GroupComponentDto {
-  @ApiProperty() @IsInt({ message: INT_MESSAGE }) component_id: number;
+  @ApiProperty() @DrfField({ type: 'integer', required: true }) component_id: number;
 }
 export class GroupLanguageDto {
-  @ApiProperty() @IsString({ message: 'Not a valid string.' }) @MaxLength(50) language_code: string;
+  @ApiProperty() @DrfField({ type: 'string', required: true, maxLength: 50 }) language_code: string;
 }
 export class UserGroupDto {
-  @ApiProperty() @IsInt({ message: INT_MESSAGE }) group_id: number;
+  @ApiProperty() @DrfField({ type: 'integer', required: true }) group_id: number;
 }
 
 /** `POST /api/users/<username>/token/` answer: the new key, shown once. */

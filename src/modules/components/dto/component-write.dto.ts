@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { FILE_FORMATS } from '../../../formats/format.registry';
 import {
   GLOSSARY_COLOR_CHOICES,
   LANGUAGE_CODE_STYLE_CHOICES,
@@ -32,7 +33,7 @@ export class ComponentWriteDto {
   @ApiPropertyOptional({ default: true }) edit_template?: boolean;
   @ApiPropertyOptional({ maxLength: 400 }) intermediate?: string;
   @ApiPropertyOptional({ maxLength: 400 }) new_base?: string;
-  @ApiProperty({ description: 'A registered file format id, e.g. `json-nested`' }) file_format: string;
+  @ApiProperty({ description: "Weblate's file format id (docs/formats.md)", enum: [...FILE_FORMATS.keys()] }) file_format: string;
   @ApiPropertyOptional({ maxLength: 150, description: 'SPDX identifier' }) license?: string;
   @ApiPropertyOptional() agreement?: string;
   @ApiPropertyOptional({ enum: NEW_LANG_CHOICES, default: 'add' }) new_lang?: string;

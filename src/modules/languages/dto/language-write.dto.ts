@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
 import { pluralFormulaError } from '../plural-formula';
-import { DrfField, NestedDrfObject } from './drf-field';
+import { DrfField, NestedDrfObject } from '../../../common/http/drf-fields';
 
 /** Language codes as they appear in URLs and file names (`cs`, `pt_BR`, `sr@latin`, `zh_Hant`). */
 const LANGUAGE_CODE = /^[A-Za-z0-9][A-Za-z0-9_@.+-]*$/;

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { DrfField } from '../../languages/dto/drf-field';
+import { DrfField } from '../../../common/http/drf-fields';
 import { ProjectAccess } from '../project.entity';
 
 /** Weblate's slug charset (weblate-api.md §6.2). */

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ApiValidationError } from '../../../common/http/api-errors';
+import { bodyFieldValue, type DrfRule } from '../../../common/http/drf-fields';
 
 // Request bodies of the unit writes, read the way DRF's serializers read them (weblate-api.md §10.1, §10.2):
 // unknown keys are ignored, list fields must be JSON lists, `state` accepts an integer or its string form.
@@ -27,7 +28,8 @@ export class NewMonolingualUnitBody {
 
 type Errors = Record<string, string[]>;
 
-function asObject(body: unknown): Record<string, unknown> {
+/** DRF serializers take a JSON object; anything else is a `non_field_errors` 400. */
+export function asObject(body: unknown): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     const type = Array.isArray(body) ? 'list' : typeof body === 'string' ? 'str' : typeof body;
     throw new ApiValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${type}.`] });
@@ -35,7 +37,11 @@ function asObject(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-function stringList(value: unknown, field: string, errors: Errors): string[] | undefined {
+/** PluralField/ListField: a JSON array, or every value of a form key (one form value is a one-item list). */
+const LIST_FIELD: DrfRule = { type: 'list' };
+
+function stringList(data: Record<string, unknown>, field: string, errors: Errors): string[] | undefined {
+  const value = bodyFieldValue(data, field, LIST_FIELD);
   if (!Array.isArray(value)) {
     const type = typeof value === 'string' ? 'str' : value === null ? 'NoneType' : typeof value;
     errors[field] = [`Expected a list of items but got type "${type}".`];
@@ -69,14 +75,15 @@ export function parseUnitWriteBody(body: unknown): UnitWriteBody {
   const data = asObject(body);
   const errors: Errors = {};
   const parsed: UnitWriteBody = {};
-  if ('target' in data) parsed.target = stringList(data.target, 'target', errors);
+  if ('target' in data) parsed.target = stringList(data, 'target', errors);
   if ('state' in data) parsed.state = stateChoice(data.state, errors);
   if ('explanation' in data) parsed.explanation = text(data.explanation, 'explanation', errors);
   if ('extra_flags' in data) parsed.extra_flags = text(data.extra_flags, 'extra_flags', errors);
   if ('labels' in data) {
-    if (!Array.isArray(data.labels)) errors.labels = [`Expected a list of items but got type "${typeof data.labels}".`];
+    const labels = bodyFieldValue(data, 'labels', LIST_FIELD);
+    if (!Array.isArray(labels)) errors.labels = [`Expected a list of items but got type "${typeof labels}".`];
     // Glossa has no labels yet (weblate-api.md §6.5: labels are empty in the spec), so any id is unknown.
-    else if (data.labels.length > 0) errors.labels = [`Invalid pk "${String(data.labels[0])}" - object does not exist.`];
+    else if (labels.length > 0) errors.labels = [`Invalid pk "${String(labels[0])}" - object does not exist.`];
     else parsed.labels = [];
   }
   if (Object.keys(errors).length > 0) throw new ApiValidationError(errors);
@@ -94,7 +101,7 @@ export function parseNewMonolingualUnitBody(body: unknown): NewMonolingualUnitBo
   else if (data.key.trim() === '') errors.key = ['This field may not be blank.'];
   else key = data.key;
   if (!('value' in data)) errors.value = ['This field is required.'];
-  else value = stringList(data.value, 'value', errors);
+  else value = stringList(data, 'value', errors);
   if (value !== undefined && value.length === 0) errors.value = ['This list may not be empty.'];
   else if (value !== undefined && value.some((form) => form === '')) errors.value = ['This field may not be blank.'];
   if ('state' in data) state = stateChoice(data.state, errors);
@@ -102,4 +109,36 @@ export function parseNewMonolingualUnitBody(body: unknown): NewMonolingualUnitBo
   if (state === 100) errors.state = ['"100" is not a valid choice.'];
   if (Object.keys(errors).length > 0) throw new ApiValidationError(errors);
   return { key: key!, value: value!, state };
+}
+
+/** POST `/api/translations/<p>/<c>/<lang>/units/` of a bilingual component (§10.1). */
+export interface NewBilingualUnitBody {
+  source: string[];
+  target: string[];
+  context: string;
+  state?: number;
+}
+
+/** `target` is required and non-blank on a non-source translation, optional on the source translation. */
+export function parseNewBilingualUnitBody(body: unknown, isSource: boolean): NewBilingualUnitBody {
+  const data = asObject(body);
+  const errors: Errors = {};
+  let source: string[] | undefined;
+  let target: string[] = [];
+  let context = '';
+  let state: number | undefined;
+  if (!('source' in data)) errors.source = ['This field is required.'];
+  else source = stringList(data, 'source', errors);
+  if (source !== undefined && (source.length === 0 || source.every((form) => form === ''))) errors.source = ['This field may not be blank.'];
+  if (!('target' in data)) {
+    if (!isSource) errors.target = ['This field is required.'];
+  } else {
+    target = stringList(data, 'target', errors) ?? [];
+    if (!isSource && !errors.target && target.every((form) => form === '')) errors.target = ['This field may not be blank.'];
+  }
+  if ('context' in data) context = text(data.context, 'context', errors) ?? '';
+  if ('state' in data) state = stateChoice(data.state, errors);
+  if (state === 100) errors.state = ['"100" is not a valid choice.'];
+  if (Object.keys(errors).length > 0) throw new ApiValidationError(errors);
+  return { source: source!, target, context, state };
 }

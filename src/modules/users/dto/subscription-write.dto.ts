@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
-import { DrfField } from '../../languages/dto/drf-field';
+import { DrfField } from '../../../common/http/drf-fields';
 import { NOTIFICATION_FREQUENCIES, NOTIFICATION_KINDS, NOTIFICATION_SCOPES } from '../notification-kinds';
 
 /** Read-only subscription fields a client may echo back (`project`/`component` cannot be set, §6.8). */

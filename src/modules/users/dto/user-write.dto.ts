@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
-import { checkEmail, DrfField } from '../../languages/dto/drf-field';
+import { checkEmail, DrfField } from '../../../common/http/drf-fields';
 
 // Weblate's validate_username and validate_fullname (weblate/utils/validators.py).
 const USERNAME = /^[\p{L}\p{N}_@+-][\p{L}\p{N}_.@+-]*$/u;

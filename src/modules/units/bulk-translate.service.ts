@@ -1,0 +1,266 @@
+import { HttpException, Inject, Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { ApiValidationError, notFound, permissionDenied } from '../../common/http/api-errors';
+import { entityTag, preconditionFailed } from '../../common/http/preconditions';
+import type { RequestContext } from '../../common/http/request-context';
+import { serializeJson } from '../../common/serialization/json-writer';
+import { PLURAL_SEPARATOR } from '../../common/text/word-count';
+import { refreshTranslationStatistics } from '../../sync/translation-statistics';
+import { storeCheckResults, type CheckResult } from '../../sync/check-rows';
+import { refreshMultipleFailures } from '../../sync/source-unit-checks';
+import { CHECK_CONTEXT_SELECT, failingChecks, prepareTranslation, recheckUnits, translationDetails, type CheckContextRow } from '../../sync/unit-checks';
+import { ACTION_APPROVE, ACTION_CHANGE, ACTION_COMPLETE, ACTION_MARKED_EDIT, ACTION_NEW, ACTION_NEW_CONTRIBUTOR } from '../changes/change-actions';
+import { recordChanges } from '../changes/change-recorder';
+import { componentLocked } from '../components/component-locked';
+import { TranslationLookup, type TranslationRef } from '../translations/translation-lookup.service';
+import { parseBulkTranslateBody, type BulkTranslateItem, type ItemError } from './dto/bulk-bodies';
+import { translationEditError } from './unit-translation-rules';
+import { toUnitResponse, UNIT_SELECT, type UnitRow } from './unit.response';
+
+// Bulk translate (Glossa extension, issue 14 item 5): many PATCH /api/units/<id>/ edits of one translation in
+// one request. Each item obeys the single edit's rules (unit-translation-rules.ts) and If-Match, and gets its
+// own result; the edits that pass are written set-based in one transaction — the units, their history
+// (the same actions as single edits), their checks and the translation's statistics — in a fixed number of
+// statements, whatever the number of items.
+
+/** One item's outcome, in input order. */
+export type BulkItemResult = { index: number; id: number; status: 200 } | { index: number; status: number; errors: unknown };
+
+export interface BulkTranslateResult {
+  updated: number;
+  failed: number;
+  results: BulkItemResult[];
+}
+
+/** The answer and its status: 200, or 400 when an atomic request had a failed item (nothing was applied). */
+export interface BulkTranslateOutcome {
+  status: 200 | 400;
+  body: BulkTranslateResult;
+}
+
+/** An item whose unit was found and whose edit passed every rule, ready to be written. */
+interface AcceptedEdit {
+  index: number;
+  row: NamedUnit;
+  target: string;
+  state: number;
+  details: Record<string, unknown>;
+}
+
+const errorBody = (error: ItemError): unknown => (error as HttpException).getResponse();
+
+/** Weblate 4.x Unit.generate_change: needs editing → 37, approving → 36, from a non-empty state → 2, else 5. */
+function editAction(oldState: number, newState: number): number {
+  if (newState === 10) return ACTION_MARKED_EDIT;
+  if (newState === 30) return ACTION_APPROVE;
+  return oldState >= 10 ? ACTION_CHANGE : ACTION_NEW;
+}
+
+@Injectable()
+export class BulkTranslateService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly lookup: TranslationLookup,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async translate(ctx: RequestContext, projectSlug: string, componentSlug: string, languageCode: string, body: unknown): Promise<BulkTranslateOutcome> {
+    const request = parseBulkTranslateBody(body, this.config.bulkMaxItems);
+    const translation = await this.lookup.translation(projectSlug, componentSlug, languageCode);
+    // What holds for every item is answered for the request, as PATCH would answer each of them.
+    if (!ctx.can('unit.edit')) throw permissionDenied();
+    if (translation.component.locked) throw componentLocked();
+    return this.dataSource.transaction(async (manager) => {
+      const failures = new Map<number, ItemError>();
+      for (const item of request.items) if (!item.ok) failures.set(item.index, item.error);
+      const resolved = await lockNamedUnits(manager, translation.id, request.items);
+      for (const [index, error] of resolved.errors) failures.set(index, error);
+      const rows = resolved.rows;
+      await this.checkPreconditions(ctx, manager, request.items, resolved.ids, failures);
+      const may = { edit: true, review: ctx.can('unit.review') };
+      const accepted: AcceptedEdit[] = [];
+      for (const item of request.items) {
+        if (!item.ok || failures.has(item.index)) continue;
+        const row = rows.get(resolved.ids.get(item.index)!);
+        if (row === undefined) {
+          failures.set(item.index, notFound());
+          continue;
+        }
+        const refused = translationEditError({ source: row.source, state: row.state, plural_number: translation.pluralNumber }, item.edit, may);
+        if (refused !== null) {
+          failures.set(item.index, refused);
+          continue;
+        }
+        // Automatic fixes and enforced checks, as the single edit applies them (unit-checks.ts).
+        const prepared = prepareTranslation(row, item.edit.target!, item.edit.state!);
+        accepted.push({ index: item.index, row, target: prepared.target.join(PLURAL_SEPARATOR), state: prepared.state, details: translationDetails(prepared) });
+      }
+      const results = request.items.map((item): BulkItemResult => {
+        const failure = failures.get(item.index);
+        if (failure !== undefined) return { index: item.index, status: failure.getStatus(), errors: errorBody(failure) };
+        return { index: item.index, id: Number(resolved.ids.get(item.index)), status: 200 };
+      });
+      const failed = failures.size;
+      if (request.atomic && failed > 0) return { status: 400, body: { updated: 0, failed, results } };
+      await storeEdits(manager, translation, ctx.caller!.id, accepted.filter((edit) => edit.target !== edit.row.target || edit.state !== edit.row.state));
+      return { status: 200, body: { updated: request.items.length - failed, failed, results } };
+    });
+  }
+
+  /**
+   * If-Match per item (preconditions.ts): the item's tag is compared with the ETag of the unit's GET
+   * representation as it is now, read after the units were locked, so nothing changes between the
+   * comparison and the write. A stale tag is that item's 412.
+   */
+  private async checkPreconditions(ctx: RequestContext, manager: EntityManager, items: readonly BulkTranslateItem[], ids: ReadonlyMap<number, string>, failures: Map<number, ItemError>): Promise<void> {
+    const conditional = items.filter((item) => item.ok && item.ifMatch !== null && item.ifMatch.trim() !== '' && !failures.has(item.index) && ids.has(item.index));
+    if (conditional.length === 0) return;
+    const rows: UnitRow[] = await manager.query(`${UNIT_SELECT} WHERE u.id = ANY($1::bigint[])`, [conditional.map((item) => ids.get(item.index))]);
+    const tags = new Map(rows.map((row) => [String(row.id), entityTag(serializeJson(toUnitResponse(row, ctx.links)))]));
+    for (const item of conditional) {
+      if (!item.ok) continue;
+      const current = tags.get(ids.get(item.index)!);
+      const listed = item.ifMatch!.split(',').map((tag) => tag.trim());
+      if (current === undefined || (!listed.includes('*') && !listed.includes(current))) failures.set(item.index, preconditionFailed());
+    }
+  }
+}
+
+/** A unit named by an item, with its key (the change's details record it). */
+type NamedUnit = CheckContextRow & { context: string };
+
+/**
+ * The units the items name — by id or by context, only in this translation — with what the rules and checks
+ * need, locked in id order (as every unit writer locks them) in one statement. Each item is then matched in
+ * memory: a unit elsewhere or nowhere is the item's 404, a context naming several strings and a unit named
+ * by an earlier item are the item's 400.
+ */
+async function lockNamedUnits(
+  manager: EntityManager,
+  translationId: number,
+  items: readonly BulkTranslateItem[],
+): Promise<{ rows: Map<string, NamedUnit>; ids: Map<number, string>; errors: Map<number, ItemError> }> {
+  const named = items.filter((item) => item.ok);
+  const ids = named.flatMap((item) => (item.ok && item.id !== null ? [item.id] : []));
+  const contexts = named.flatMap((item) => (item.ok && item.id === null ? [item.context!] : []));
+  const found: NamedUnit[] = await manager.query(
+    `SELECT cc.*, x.context FROM (
+       ${CHECK_CONTEXT_SELECT}
+        WHERE u.translation_id = $1 AND (u.id = ANY($2::bigint[]) OR u.context = ANY($3::text[]))
+        ORDER BY u.id
+          FOR UPDATE OF u
+     ) cc JOIN units x ON x.id = cc.id`,
+    [translationId, ids, contexts],
+  );
+  const rows = new Map(found.map((row) => [String(row.id), row]));
+  const byContext = new Map<string, string[]>();
+  for (const row of found) byContext.set(row.context, [...(byContext.get(row.context) ?? []), String(row.id)]);
+  const resolved = new Map<number, string>();
+  const errors = new Map<number, ItemError>();
+  const claimedBy = new Map<string, number>();
+  for (const item of named) {
+    if (!item.ok) continue;
+    const units = item.id !== null ? (rows.has(item.id) ? [item.id] : []) : (byContext.get(item.context!) ?? []);
+    if (units.length === 0) errors.set(item.index, notFound());
+    else if (units.length > 1) errors.set(item.index, new ApiValidationError({ context: ['Several strings of this translation have this context; name the string by id.'] }));
+    else if (claimedBy.has(units[0])) {
+      errors.set(item.index, new ApiValidationError({ non_field_errors: [`This string is already edited by item ${claimedBy.get(units[0])}.`] }));
+    } else {
+      resolved.set(item.index, units[0]);
+      claimedBy.set(units[0], item.index);
+    }
+  }
+  return { rows, ids: resolved, errors };
+}
+
+/*
+ * The units and their history in one statement: the units get their new target and state (pending: written
+ * to the files at the next commit) and each edit its change, in input order, with the single edit's details
+ * (unit-translate.statement.ts). The INSERT reads the units' previous target and state: a data-modifying
+ * CTE's changes are not visible to the rest of its statement. $1 unit ids, $2 targets, $3 states, $4 actions,
+ * $5 further details (JSON or null), $6 project, $7 component, $8 translation, $9 language, $10 user.
+ */
+const WRITE_EDITS = `
+  WITH input AS (
+    SELECT * FROM unnest($1::bigint[], $2::text[], $3::smallint[], $4::smallint[], $5::text[])
+           WITH ORDINALITY AS r(id, target, state, action, extra, ord)
+  ), updated AS (
+    UPDATE units u SET target = i.target, state = i.state, pending = true FROM input i WHERE u.id = i.id
+  )
+  INSERT INTO changes (action, project_id, component_id, translation_id, language_id, unit_id, user_id, author_id, target, old, details)
+  SELECT i.action, $6::int, $7::int, $8::int, $9::int, i.id, $10::int, $10::int, i.target, u.target,
+         jsonb_build_object('state', i.state::int, 'old_state', u.state::int, 'source', u.source, 'context', u.context) || COALESCE(i.extra::jsonb, '{}'::jsonb)
+    FROM input i JOIN units u ON u.id = i.id
+   ORDER BY i.ord`;
+
+/**
+ * Writes the edits that change something: units, history, checks and statistics, as a single edit does for
+ * one: 45 "New contributor" on the caller's first change in the translation, then each edit's action in
+ * input order, then 1 "Translation completed" when the batch completed the translation. The translation row
+ * is locked before the recount, so a concurrent single edit's counter update is either fully before it or
+ * waits for it.
+ */
+async function storeEdits(manager: EntityManager, translation: TranslationRef, userId: number, edits: readonly AcceptedEdit[]): Promise<void> {
+  if (edits.length === 0) return;
+  const [before]: Array<{ translated: number; total: number; contributed: boolean }> = await manager.query(
+    `SELECT t.translated, t.total, EXISTS (SELECT 1 FROM changes c WHERE c.translation_id = t.id AND c.user_id = $2) AS contributed
+       FROM translations t WHERE t.id = $1 FOR UPDATE`,
+    [translation.id, userId],
+  );
+  const scope = {
+    projectId: translation.component.projectId,
+    componentId: translation.component.id,
+    translationId: translation.id,
+    languageId: translation.languageId,
+    userId,
+    authorId: userId,
+  };
+  if (!before.contributed) await recordChanges(manager, [{ ...scope, action: ACTION_NEW_CONTRIBUTOR, unitId: null, target: '' }]);
+  const ordered = [...edits].sort((a, b) => a.index - b.index);
+  const writing = manager.query(WRITE_EDITS, [
+    ordered.map((edit) => edit.row.id),
+    ordered.map((edit) => edit.target),
+    ordered.map((edit) => edit.state),
+    ordered.map((edit) => editAction(edit.row.state, edit.state)),
+    ordered.map((edit) => (Object.keys(edit.details).length > 0 ? JSON.stringify(edit.details) : null)),
+    scope.projectId,
+    scope.componentId,
+    scope.translationId,
+    scope.languageId,
+    userId,
+  ]);
+  // The checks of the new texts are computed while PostgreSQL writes (the statement is sent once this
+  // turn of the event loop ends); a failure of the write is still thrown by the await below.
+  writing.catch(() => undefined);
+  await new Promise((resolve) => setImmediate(resolve));
+  const checks = bulkCheckResults(edits);
+  await writing;
+  // A translation that starts or stops failing moves its string's multiple_failures (a source check).
+  if (checks.results.length > 0) await refreshMultipleFailures(manager, await storeCheckResults(manager, checks.results));
+  if (checks.tied.length > 0) await recheckUnits(manager, checks.tied);
+  await refreshTranslationStatistics(manager, [translation.id], { authorId: userId });
+  const [after]: Array<{ translated: number; total: number }> = await manager.query('SELECT translated, total FROM translations WHERE id = $1', [translation.id]);
+  if (after.translated === after.total && before.translated < before.total) {
+    await recordChanges(manager, [{ ...scope, action: ACTION_COMPLETE, unitId: null, target: '' }]);
+  }
+}
+
+/**
+ * Checks of the edited units from the text and state being written (storeEditedUnitChecks for many): units
+ * that never failed and still pass need no row; a string another component also has is rechecked from the
+ * database afterwards (`tied`), since `inconsistent` ties it to that string there.
+ */
+function bulkCheckResults(edits: readonly AcceptedEdit[]): { results: CheckResult[]; tied: string[] } {
+  const results: CheckResult[] = [];
+  const tied: string[] = [];
+  for (const edit of edits) {
+    if (edit.row.has_siblings) {
+      tied.push(String(edit.row.id));
+      continue;
+    }
+    const names = failingChecks({ ...edit.row, target: edit.target, state: edit.state }, []);
+    if (names.length > 0 || edit.row.has_checks) results.push({ unitId: String(edit.row.id), names });
+  }
+  return { results, tied };
+}

@@ -1,0 +1,83 @@
+import { compileSearch } from './search-compiler';
+import { registerUnitSearchField } from './search-fields';
+import { SearchQueryError } from './search-parser';
+
+const now = new Date('2024-05-15T13:45:00Z');
+function compile(q: string, params: unknown[] = []): { sql: string | undefined; params: unknown[]; regex: boolean | undefined } {
+  const compiled = compileSearch(q, params, now);
+  return { sql: compiled?.sql, params, regex: compiled?.usesRegex };
+}
+function fails(q: string): string {
+  try {
+    compileSearch(q, [], now);
+  } catch (error) {
+    expect(error).toBeInstanceOf(SearchQueryError);
+    return (error as Error).message;
+  }
+  throw new Error(`compiled: ${q}`);
+}
+
+describe('search compiler (checks-suggestions-search.md §7.2-§7.7)', () => {
+  it('never puts user text in the SQL, and continues the caller numbering', () => {
+    const q = `source:"'; DROP TABLE units; --" target:r"x'y" component:"a'b" language:"c'd" changed_by:"e'f"`;
+    const { sql, params } = compile(q, [7]);
+    expect(sql).not.toMatch(/DROP|x'y|a'b|c'd|e'f/);
+    expect(params[0]).toBe(7);
+    expect(sql).toContain('$2');
+  });
+
+  it('matches bare words as substrings of source, target or context, escaping LIKE wildcards', () => {
+    expect(compile('50%_off')).toEqual({ sql: '(u.source ILIKE $1 OR u.target ILIKE $1 OR u.context ILIKE $1)', params: ['%50\\%\\_off%'], regex: false });
+  });
+
+  it('compiles text lookups: substring, exact, regex, operators as text', () => {
+    expect(compile('source:=Save').sql).toBe('u.source = $1');
+    expect(compile('target:<b>')).toMatchObject({ sql: 'u.target ILIKE $1', params: ['%<b>%'] });
+    expect(compile('key:r"^app\\."')).toEqual({ sql: 'u.context ~ $1', params: ['^app\\.'], regex: true });
+  });
+
+  it('compiles numbers, states, lists and ranges, and rejects bad values', () => {
+    expect(compile('state:>=translated')).toMatchObject({ sql: 'u.state >= $1', params: [20] });
+    expect(compile('state:[10 to 20]')).toMatchObject({ sql: 'u.state BETWEEN $1 AND $2', params: [10, 20] });
+    expect(compile('id:1,5,9')).toMatchObject({ sql: 'u.id = ANY($1::bigint[])', params: [[1, 5, 9]] });
+    expect(compile('position:<3').sql).toBe('u.position < $1');
+    expect(fails('state:bogus')).toBe('Unsupported state: bogus');
+    expect(fails('priority:high')).toBe('Could not parse numeric value: high');
+    expect(fails('pending:maybe')).toBe('Could not parse boolean value: maybe');
+    expect(fails('is:nothing')).toBe('Unsupported lookup for is: nothing');
+    expect(fails('has:nothing')).toBe('Unsupported lookup for has: nothing');
+    expect(fails('foo:bar')).toBe('Unknown search field: foo');
+    expect(fails('changed:soon')).toBe('Could not parse timestamp: soon');
+    expect(fails('change_action:dance')).toBe('Unknown change action: dance');
+  });
+
+  it('compiles dates: whole periods, from the start, up to the end', () => {
+    expect(compile('added:2019')).toMatchObject({ sql: '(u.timestamp >= $1 AND u.timestamp < $2)', params: [new Date('2019-01-01Z'), new Date('2020-01-01Z')] });
+    expect(compile('added:>2019-03-01')).toMatchObject({ sql: 'u.timestamp >= $1', params: [new Date('2019-03-01Z')] });
+    expect(compile('added:<2019-03-01')).toMatchObject({ sql: 'u.timestamp < $1', params: [new Date('2019-03-02Z')] });
+    expect(compile('added:>2019-03-01T10:00')).toMatchObject({ sql: 'u.timestamp > $1', params: [new Date('2019-03-01T10:00Z')] });
+  });
+
+  it('joins change filters of one AND group into one change event, and keeps OR branches apart', () => {
+    const together = compile('changed:2024 changed_by:jane').sql as string;
+    expect(together.match(/FROM changes ch/g)).toHaveLength(1);
+    expect(together).toContain('cu.username');
+    const apart = compile('changed:2024 OR changed_by:jane').sql as string;
+    expect(apart.match(/FROM changes ch/g)).toHaveLength(2);
+    expect(compile('change_action:marked-for-edit').params).toEqual([37]);
+    expect(compile('change_action:"Marked for edit"').params).toEqual([37]);
+  });
+
+  it('compiles NOT, OR and parentheses', () => {
+    expect(compile('NOT (is:translated OR has:check) a').sql).toBe(
+      '(NOT ((u.state >= 20 OR u.has_failing_check)) AND (u.source ILIKE $1 OR u.target ILIKE $1 OR u.context ILIKE $1))',
+    );
+  });
+
+  it('answers nothing for features without data, through a registry other modules can replace', () => {
+    expect(compile('check:same').sql).toBe('FALSE');
+    expect(compile('suggestion:x OR comment:y').sql).toBe('(FALSE OR FALSE)');
+    registerUnitSearchField('label', (term, context) => `EXISTS (SELECT 1 FROM labels WHERE name = ${context.param(term.value)})`);
+    expect(compile('label:x').sql).toBe('EXISTS (SELECT 1 FROM labels WHERE name = $1)');
+  });
+});
