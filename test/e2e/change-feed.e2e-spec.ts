@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { ChangeFeed, decodeFeedPosition, encodeFeedPosition, FEED_START, type FeedPosition } from '../../src/modules/changes/change-feed';
@@ -44,10 +45,7 @@ describe('ChangeFeed', () => {
     }
   };
 
-  /**
-   * readAll once `count` changes are readable. The horizon is cluster-wide: a transaction open in another
-   * database of the same server (another test file) holds every change back until it ends.
-   */
+  /** readAll once `count` changes are readable (a transaction of this database may still be ending). */
   const readCount = async (from: FeedPosition, count: number): Promise<{ ids: string[]; end: FeedPosition }> =>
     eventually(async () => {
       const all = await readAll(from);
@@ -111,6 +109,25 @@ describe('ChangeFeed', () => {
     } finally {
       if (runner.isTransactionActive) await runner.rollbackTransaction();
       await runner.release();
+    }
+  });
+
+  (realPostgres ? it : it.skip)('is not held back by a transaction open in another database of the server', async () => {
+    const other = await createTestDatabase();
+    const client = new Client({ connectionString: other.url });
+    await client.connect();
+    try {
+      // A write transaction (it has an xid) left open elsewhere: another service, test run or psql session.
+      await client.query('BEGIN');
+      await client.query('SELECT pg_current_xact_id()');
+      const start = await feed.head();
+      const id = await insert('committed while another database has an open transaction');
+      expect((await readAll(start)).ids).toEqual([id]);
+      expect(await feed.head()).toEqual(expect.objectContaining({ id }));
+    } finally {
+      await client.query('ROLLBACK').catch(() => undefined);
+      await client.end();
+      await other.drop();
     }
   });
 

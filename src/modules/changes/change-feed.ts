@@ -9,11 +9,12 @@ import { runAsBackgroundWork } from '../../database/statement-timeout';
 // remembers "the last id I saw" can pass id 9 while its transaction is still open and id 10 is already
 // committed, and then never see 9. Each change therefore records the transaction that wrote it (`xact`,
 // pg_current_xact_id()), and the feed returns only changes of transactions older than every transaction still
-// running (pg_snapshot_xmin of the current snapshot): those are all finished, and no later transaction can
-// get an id below that horizon. Read in (xact, id) order, a position never has to move backwards, so a
-// consumer that stores its position misses nothing and sees nothing twice. The price is latency: a long
-// transaction holds every later change back until it ends (PostgreSQL's horizon is server-wide, so this
-// includes transactions in other databases of the same server).
+// running in this database (glossa_feed_horizon(), migration ChangeFeedHorizon: the oldest running
+// transaction of the current snapshot that is not provably another database's): those are all finished, and
+// no later transaction can get an id below that horizon. Read in (xact, id) order, a position never has to
+// move backwards, so a consumer that stores its position misses nothing and sees nothing twice. The price
+// is latency: a long write transaction in this database holds every later change back until it ends.
+// Transactions of other databases on the same server do not (they cannot write our changes).
 //
 // Wake-ups: a statement trigger on `changes` sends NOTIFY glossa_changes (migration ChangeFeed), delivered at
 // commit, to a LISTEN connection of this process (PostgreSQL: every replica hears every other's changes).
@@ -140,7 +141,7 @@ export class FeedFollower {
 
 /** The SQL of the feed's head: the last change of the transactions older than every running one. */
 export const FEED_HEAD_SQL = `SELECT xact, id FROM changes
-  WHERE xact < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+  WHERE xact < (SELECT glossa_feed_horizon())
   ORDER BY xact DESC, id DESC LIMIT 1`;
 
 @Injectable()
@@ -172,7 +173,7 @@ export class ChangeFeed implements OnApplicationShutdown {
               c.language_id, c.unit_id::text AS unit_id, c.user_id
          FROM changes c
         WHERE (c.xact, c.id) > ($1::bigint, $2::bigint)
-          AND c.xact < pg_snapshot_xmin(pg_current_snapshot())::text::bigint${extra}
+          AND c.xact < (SELECT glossa_feed_horizon())${extra}
         ORDER BY c.xact, c.id
         LIMIT $3`,
       [after.xact, after.id, limit, ...filter.params],
