@@ -102,7 +102,10 @@ describe('loadConfig', () => {
       hosts: { allowAllPrivate: false, allowedNames: [], allowedRanges: [] },
       timeoutSeconds: 15,
       retryDelaysSeconds: [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400],
+      logRetentionDays: 30,
     });
+    expect(loadConfig({ WEBHOOK_LOG_RETENTION_DAYS: '0' }).webhooks.logRetentionDays).toBe(0);
+    expect(() => loadConfig({ WEBHOOK_LOG_RETENTION_DAYS: '-1' })).toThrow(/WEBHOOK_LOG_RETENTION_DAYS/);
     expect(loadConfig({ WEBHOOK_RESTRICT_PRIVATE: 'false' }).webhooks.hosts.allowAllPrivate).toBe(true);
     const listed = loadConfig({ WEBHOOK_PRIVATE_ALLOWLIST: 'hooks.internal, 10.20.0.0/16', WEBHOOK_RETRY_DELAYS: '1, 2.5', WEBHOOK_TIMEOUT_SECONDS: '3' }).webhooks;
     expect([listed.hosts.allowAllPrivate, listed.hosts.allowedNames, listed.hosts.allowedRanges.length]).toEqual([false, ['hooks.internal'], 1]);

@@ -128,6 +128,11 @@ export interface WebhookSettings {
    * that failed once more than there are entries is given up (state `failed`).
    */
   retryDelaysSeconds: number[];
+  /**
+   * Days a finished delivery (delivered, failed, skipped) stays in the delivery log (WEBHOOK_LOG_RETENTION_DAYS;
+   * 0 keeps it forever). Pending deliveries are never pruned.
+   */
+  logRetentionDays: number;
 }
 
 /** Standard Webhooks' example schedule (integration.md §2.4) after the immediate first attempt: 5 s … 24 h. */
@@ -389,6 +394,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       hosts: parseWebhookHosts(env, problems),
       timeoutSeconds: parseNumber('WEBHOOK_TIMEOUT_SECONDS', env.WEBHOOK_TIMEOUT_SECONDS, 15, problems, 1, 300),
       retryDelaysSeconds: parseRetryDelays(env.WEBHOOK_RETRY_DELAYS, problems),
+      logRetentionDays: parseInteger('WEBHOOK_LOG_RETENTION_DAYS', env.WEBHOOK_LOG_RETENTION_DAYS, 30, problems, 0, 36_500),
     },
     email: parseEmailSettings(env, siteUrl, siteTitle, problems),
   };

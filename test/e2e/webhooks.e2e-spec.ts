@@ -11,6 +11,7 @@ import { authHeader, expectApiHeaders } from '../support/contract';
 import { withClient } from '../support/database-server';
 import { createComponent } from '../support/factories';
 import { compileServer, eventually, freePort, ServerProcess } from '../support/server-process';
+import { WebhookLogPruner } from '../../src/modules/addons/webhook-log-pruner';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { createUserWithToken } from '../support/users-factories';
@@ -374,6 +375,27 @@ describe('webhook add-ons', () => {
     const resumed = await insertChange(2, content.component.id, 'resumed');
     const received = await receiver.waitFor(2, 'delivery after re-enabling');
     expect(String(received[1].json.change_id)).toBe(resumed);
+    await uninstall(addon.id);
+  });
+
+  it('prunes finished deliveries past WEBHOOK_LOG_RETENTION_DAYS and keeps pending and recent ones', async () => {
+    const addon = await install('components/hooked/app', { webhook_url: receiver.url, events: [2] });
+    receiver.requests.length = 0;
+    const changes = [];
+    for (const target of ['old delivered', 'old failed', 'old pending', 'recent delivered']) changes.push(await insertChange(2, content.component.id, target));
+    await receiver.waitFor(4, 'four deliveries');
+    await eventually(async () => ((await deliveries(addon.id)).every((entry) => entry.state === 'delivered') ? true : undefined), WAIT_MS, 'all recorded');
+    const age = (changeId: string, state: string, days: number) =>
+      db.query(`UPDATE webhook_deliveries SET state = $2, last_attempt_at = now() - $3 * interval '1 day', created = now() - $3 * interval '1 day' WHERE change_id = $1`, [changeId, state, days]);
+    await age(changes[0], 'delivered', 31);
+    await age(changes[1], 'failed', 45);
+    // A pending delivery is the queue, whatever its age (its next attempt is far off, so the sender leaves it).
+    await db.query(`UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = now() + interval '1 day', created = now() - interval '90 days', last_attempt_at = NULL WHERE change_id = $1`, [changes[2]]);
+    await age(changes[3], 'delivered', 29);
+    expect(await app.glossa.app.get(WebhookLogPruner).prune()).toBe(2);
+    const left: Array<{ change_id: string }> = await db.query('SELECT change_id::text AS change_id FROM webhook_deliveries WHERE addon_id = $1 ORDER BY id', [addon.id]);
+    expect(left.map((row) => row.change_id)).toEqual([changes[2], changes[3]]);
+    expect((await deliveries(addon.id)).length).toBe(2);
     await uninstall(addon.id);
   });
 });

@@ -4,6 +4,7 @@ import { AddonsController } from './addons.controller';
 import { AddonsService } from './addons.service';
 import { ScopeAddonsController } from './scope-addons.controller';
 import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhookLogPruner } from './webhook-log-pruner';
 import { WebhookSender } from './webhook-sender';
 
 /**
@@ -13,6 +14,6 @@ import { WebhookSender } from './webhook-sender';
 @Module({
   imports: [ChangesModule],
   controllers: [AddonsController, ScopeAddonsController],
-  providers: [AddonsService, WebhookDispatcher, WebhookSender],
+  providers: [AddonsService, WebhookDispatcher, WebhookSender, WebhookLogPruner],
 })
 export class AddonsModule {}
