@@ -4,8 +4,8 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request, Response } from 'express';
 import { Pool } from 'pg';
-import { actionName, CONTENT_CHANGE_ACTIONS } from '../modules/changes/change-actions';
-import { FLOOR_STATEMENTS, FloorStatement } from './floor-statements';
+import { CONTENT_CHANGE_ACTIONS } from '../modules/changes/change-actions';
+import { FLOOR_ACTION_NAMES, FLOOR_STATEMENTS, FloorStatement } from './floor-statements';
 
 // The floor of a read (issue 15 item 1): a minimal NestJS/Express process on the same framework versions as
 // Glossa, connected with `pg` to the same database, answering each read scenario of the bench from ONE named
@@ -14,9 +14,6 @@ import { FLOOR_STATEMENTS, FloorStatement } from './floor-statements';
 // Started by run-bench.ts with DATABASE_URL and DATABASE_POOL_SIZE; prints its port on stdout when listening.
 
 const POOL = Symbol('pool');
-
-/** Action names indexed by action + 1 (a PostgreSQL array is 1-based), for `action_name`. */
-const ACTION_NAMES = Array.from({ length: 128 }, (_, action) => actionName(action));
 
 /** Page, page size and whether the request named the size (links keep it then), without DRF's validation. */
 const pageOf = (query: Record<string, unknown>): [number, number, boolean] => [Number(query.page ?? 1), Number(query.page_size ?? 50), query.page_size !== undefined];
@@ -95,12 +92,12 @@ class FloorController {
 
   @Get('api/changes')
   changes(@Req() request: Request, @Res() response: Response, @Query() query: Record<string, unknown>): Promise<void> {
-    return this.answer(request, response, FLOOR_STATEMENTS.changes, [ACTION_NAMES, ...pageOf(query)]);
+    return this.answer(request, response, FLOOR_STATEMENTS.changes, [FLOOR_ACTION_NAMES, ...pageOf(query)]);
   }
 
   @Get('api/changes/:id')
   change(@Req() request: Request, @Res() response: Response, @Param('id') id: string): Promise<void> {
-    return this.answer(request, response, FLOOR_STATEMENTS.change, [ACTION_NAMES, id]);
+    return this.answer(request, response, FLOOR_STATEMENTS.change, [FLOOR_ACTION_NAMES, id]);
   }
 
   private async answer(request: Request, response: Response, statement: FloorStatement, params: readonly unknown[]): Promise<void> {

@@ -8,6 +8,11 @@
 // Every statement takes $1 = the request's origin (`http://host:port`, which Glossa's links also start with
 // outside production); API links carry `?format=api` (spec rule 3).
 
+import { actionName } from '../modules/changes/change-actions';
+
+/** Action names indexed by action + 1 (a PostgreSQL array is 1-based): the `$2` of the change statements. */
+export const FLOOR_ACTION_NAMES: readonly string[] = Array.from({ length: 128 }, (_, action) => actionName(action));
+
 type Field = readonly [key: string, sql: string];
 
 /** A JSON object with these keys in this order. json_build_object takes at most 100 arguments (50 keys),
@@ -195,10 +200,12 @@ const CHANGE_JOINS = `LEFT JOIN components c ON c.id = ch.component_id
 
 /**
  * `next`/`previous` of a list envelope: the list's path with `format`, `page` and, when the request had it,
- * `page_size` (sorted, as DRF's replace_query_param leaves them). `sizeGiven` is a boolean parameter.
+ * `page_size` (sorted, as DRF's replace_query_param leaves them; the link to page 1 has no `page`, as DRF's
+ * remove_query_param). `sizeGiven` is a boolean parameter.
  */
 const pageLink = (path: string, page: string, size: string, sizeGiven: string): string =>
-  `$1 || ${path} || '?format=api&page=' || ${page} || CASE WHEN ${sizeGiven} THEN '&page_size=' || ${size} ELSE '' END`;
+  `$1 || ${path} || '?format=api' || CASE WHEN ${page} = 1 THEN '' ELSE '&page=' || ${page} END
+     || CASE WHEN ${sizeGiven} THEN '&page_size=' || ${size} ELSE '' END`;
 
 function envelope(count: string, path: string, [page, size, sizeGiven]: readonly [string, string, string], results: string): string {
   return `json_build_object('count', ${count},
