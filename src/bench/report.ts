@@ -9,10 +9,30 @@ export interface ScenarioReport {
   baseline: { runs: LoadResult[]; requestsPerSecond: number; p50Ms: number; p99Ms: number };
   /** Glossa's median req/s over the baseline's. */
   ratio: number;
+  /**
+   * The floor (floor-server.ts: NestJS/Express + pg, one prepared statement, no auth) under the same load in
+   * the same minute, for GET scenarios on PostgreSQL; null otherwise (the embedded database is not reachable
+   * from another process).
+   */
+  floor: FloorReport | null;
+  /** Glossa's median req/s over the floor's (issue 15: every read ≥ 0.8). */
+  floorRatio: number | null;
   peakRssBytes: number | null;
   /** 1-minute load average of the machine when the scenario started (other work on the box shows here). */
   loadAverage: number;
   notes: string[];
+}
+
+export interface FloorReport {
+  runs: LoadResult[];
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  failed: number;
+  /** Size of the floor's body for the same request, next to Glossa's `responseBytes`. */
+  responseBytes: number;
+  /** Keys Glossa's body has and the floor's lacks or the other way round (floor-process.ts); empty when they agree. */
+  shapeDifference: string[];
 }
 
 export interface ImportReport {
@@ -41,7 +61,8 @@ function pad(cells: string[], widths: number[]): string {
 }
 
 export function formatScenarioTable(scenarios: readonly ScenarioReport[]): string {
-  const header = ['scenario', 'bytes', 'req/s', 'p50 ms', 'p99 ms', 'bare req/s', 'bare p99', 'ratio', 'peak RSS', 'failed', 'load'];
+  const header = ['scenario', 'bytes', 'req/s', 'p50 ms', 'p99 ms', 'bare req/s', 'bare p99', 'ratio', 'floor bytes', 'floor req/s', 'floor p50', 'floor p99', '÷ floor', 'peak RSS', 'failed', 'load'];
+  const floor = (s: ScenarioReport, cell: (f: FloorReport) => string) => (s.floor ? cell(s.floor) : '-');
   const rows = scenarios.map((s) => [
     s.name,
     String(s.responseBytes),
@@ -51,6 +72,11 @@ export function formatScenarioTable(scenarios: readonly ScenarioReport[]): strin
     s.baseline.requestsPerSecond.toFixed(0),
     s.baseline.p99Ms.toFixed(1),
     `${(s.ratio * 100).toFixed(1)}%`,
+    floor(s, (f) => String(f.responseBytes)),
+    floor(s, (f) => f.requestsPerSecond.toFixed(0)),
+    floor(s, (f) => f.p50Ms.toFixed(1)),
+    floor(s, (f) => f.p99Ms.toFixed(1)),
+    s.floorRatio === null ? '-' : s.floorRatio.toFixed(2),
     mb(s.peakRssBytes),
     String(s.glossa.failed),
     s.loadAverage.toFixed(1),

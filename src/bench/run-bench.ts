@@ -7,7 +7,8 @@ import { BenchApi } from './bench-api';
 import { BenchConfig, LANGUAGES, loadBenchConfig } from './bench-config';
 import { GlossaProcess, startGlossa } from './glossa-process';
 import { LoadResult, recordHeaders, RequestSpec, runLoad, startBaseline } from './load';
-import { formatScenarioTable, formatTargets, ImportReport, mb, median, ScenarioReport, TargetCheck } from './report';
+import { FloorReport, formatScenarioTable, formatTargets, ImportReport, mb, median, ScenarioReport, TargetCheck } from './report';
+import { shapeDifference, startFloor } from './floor-process';
 import { formatFormatsReport, FormatsReport, runFormatsScenario } from './format-scenario';
 import { createScratchDatabase, ScratchDatabase, settleAfterImport } from './scratch-database';
 import { formatSearchReport, importSearchComponents, runSearchScenario, SearchReport } from './search-scenario';
@@ -28,38 +29,71 @@ interface Scenario {
   name: string;
   spec: RequestSpec;
   notes?: string[];
+  /** Sent without the token (the anonymous side of issue 15's "authenticated path ≤ 15 % over anonymous"). */
+  anonymous?: boolean;
 }
 
-async function measure(config: BenchConfig, glossa: GlossaProcess, api: BenchApi, scenario: Scenario): Promise<ScenarioReport> {
-  const { spec } = scenario;
-  const sample = await api.request(spec.method, spec.nextPath?.() ?? spec.path, typeof spec.body === 'function' ? JSON.parse(spec.body()) : spec.body);
+/** The floor process of the run (PostgreSQL only), measured beside Glossa for every GET scenario. */
+interface Floor {
+  url: string;
+}
+
+async function fetchSample(baseUrl: string, spec: RequestSpec, headers: Record<string, string>): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
+  const body = typeof spec.body === 'function' ? spec.body() : spec.body;
+  const response = await fetch(`${baseUrl}${spec.nextPath?.() ?? spec.path}`, {
+    method: spec.method,
+    headers: { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
+    body,
+  });
+  return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+}
+
+const summarize = (runs: LoadResult[]) => ({
+  runs,
+  requestsPerSecond: median(runs.map((r) => r.requestsPerSecond)),
+  p50Ms: median(runs.map((r) => r.p50Ms)),
+  p99Ms: median(runs.map((r) => r.p99Ms)),
+});
+
+/** Warm-up, then `config.runs` measured runs against one process. */
+async function loadRuns(config: BenchConfig, url: string, spec: RequestSpec): Promise<LoadResult[]> {
+  await runLoad(url, spec, config.connections, config.warmup);
+  const runs: LoadResult[] = [];
+  for (let run = 0; run < config.runs; run += 1) runs.push(await runLoad(url, spec, config.connections, config.duration));
+  return runs;
+}
+
+/** The same GET against the floor: its body's size and key set beside Glossa's, then the load runs. */
+async function measureFloor(config: BenchConfig, floor: Floor, spec: RequestSpec, glossaBody: Buffer, name: string): Promise<FloorReport> {
+  const sample = await fetchSample(floor.url, spec, spec.headers ?? {});
+  if (sample.status !== 200) throw new Error(`${name}: the floor answered ${sample.status}: ${sample.bytes.toString().slice(0, 300)}`);
+  const difference = shapeDifference(glossaBody, sample.bytes);
+  console.log(`    floor body ${sample.bytes.length} bytes vs Glossa ${glossaBody.length}${difference.length ? `; key sets differ: ${difference.join(', ')}` : ', same keys'}`);
+  const runs = await loadRuns(config, floor.url, spec);
+  return { ...summarize(runs), failed: runs.reduce((sum, r) => sum + r.failed, 0), responseBytes: sample.bytes.length, shapeDifference: difference };
+}
+
+/** One scenario against Glossa, then the bare node:http replay of its bytes, then (GET, PostgreSQL) the floor. */
+async function measure(config: BenchConfig, glossa: GlossaProcess, api: BenchApi, scenario: Scenario, floor: Floor | null): Promise<ScenarioReport> {
+  const spec: RequestSpec = { ...scenario.spec, headers: { ...(scenario.anonymous ? {} : { Authorization: api.authorization }), ...scenario.spec.headers } };
+  const sample = await fetchSample(glossa.url, spec, spec.headers!);
   if (sample.status !== 200) throw new Error(`${scenario.name}: ${spec.method} ${spec.path} answered ${sample.status}: ${sample.bytes.toString().slice(0, 300)}`);
-  const headers = { Authorization: api.authorization, ...spec.headers };
-  const load = (url: string, seconds: number): Promise<LoadResult> => runLoad(url, { ...spec, headers }, config.connections, seconds);
 
   const loadAverage = os.loadavg()[0];
   glossa.rss.reset();
-  await load(glossa.url, config.warmup);
-  const glossaRuns: LoadResult[] = [];
-  for (let run = 0; run < config.runs; run += 1) glossaRuns.push(await load(glossa.url, config.duration));
+  const glossaRuns = await loadRuns(config, glossa.url, spec);
   const peakRssBytes = glossa.rss.peak();
 
   const baseline = await startBaseline({ status: sample.status, headers: recordHeaders(sample.headers), body: sample.bytes });
-  const baselineRuns: LoadResult[] = [];
+  let baselineRuns: LoadResult[];
   try {
-    await load(baseline.url, config.warmup);
-    for (let run = 0; run < config.runs; run += 1) baselineRuns.push(await load(baseline.url, config.duration));
+    baselineRuns = await loadRuns(config, baseline.url, spec);
   } finally {
     await baseline.stop();
   }
-  const summary = (runs: LoadResult[]) => ({
-    runs,
-    requestsPerSecond: median(runs.map((r) => r.requestsPerSecond)),
-    p50Ms: median(runs.map((r) => r.p50Ms)),
-    p99Ms: median(runs.map((r) => r.p99Ms)),
-  });
-  const glossaSummary = { ...summary(glossaRuns), failed: glossaRuns.reduce((sum, r) => sum + r.failed, 0) };
-  const baselineSummary = summary(baselineRuns);
+  const floorReport = floor && spec.method === 'GET' ? await measureFloor(config, floor, spec, sample.bytes, scenario.name) : null;
+  const glossaSummary = { ...summarize(glossaRuns), failed: glossaRuns.reduce((sum, r) => sum + r.failed, 0) };
+  const baselineSummary = summarize(baselineRuns);
   const report: ScenarioReport = {
     name: scenario.name,
     method: spec.method,
@@ -68,15 +102,24 @@ async function measure(config: BenchConfig, glossa: GlossaProcess, api: BenchApi
     glossa: glossaSummary,
     baseline: baselineSummary,
     ratio: glossaSummary.requestsPerSecond / baselineSummary.requestsPerSecond,
+    floor: floorReport,
+    floorRatio: floorReport ? glossaSummary.requestsPerSecond / floorReport.requestsPerSecond : null,
     peakRssBytes,
     loadAverage,
     notes: scenario.notes ?? [],
   };
+  const floorText = floorReport ? `, floor ${floorReport.requestsPerSecond.toFixed(0)} req/s (÷ floor ${report.floorRatio!.toFixed(2)})` : '';
   console.log(
     `  ${scenario.name}: ${report.glossa.requestsPerSecond.toFixed(0)} req/s, p50 ${report.glossa.p50Ms} ms, p99 ${report.glossa.p99Ms} ms ` +
-      `(bare ${report.baseline.requestsPerSecond.toFixed(0)} req/s), failed ${report.glossa.failed}`,
+      `(bare ${report.baseline.requestsPerSecond.toFixed(0)} req/s${floorText}), failed ${report.glossa.failed}`,
   );
   return report;
+}
+
+/** The id of the newest change (the last one of the ascending list). */
+async function newestChangeId(api: BenchApi): Promise<number> {
+  const count = await api.count('/api/changes/?page_size=1');
+  return (await api.json<{ results: Array<{ id: number }> }>('GET', `/api/changes/?page=${count}&page_size=1`)).results[0].id;
 }
 
 /** PATCHes that always change something: a new target each time, over `ids` round robin. */
@@ -120,6 +163,31 @@ async function checkConsistency(api: BenchApi, language: string): Promise<Consis
   };
 }
 
+/**
+ * Issue 15 item 2, reported per read scenario: Glossa ≥ 0.8 × its floor, and the API root with a token at
+ * most 15 % slower per request than without one (token req/s ≥ anonymous req/s ÷ 1.15).
+ */
+function floorTargets(scenarios: Map<string, ScenarioReport>): TargetCheck[] {
+  const checks: TargetCheck[] = [...scenarios.values()]
+    .filter((s) => s.floor !== null)
+    .map((s) => ({
+      target: `${s.name} ≥ 0.8 × floor`,
+      measured: `${s.glossa.requestsPerSecond.toFixed(0)} vs ${s.floor!.requestsPerSecond.toFixed(0)} req/s (${s.floorRatio!.toFixed(2)}×)`,
+      met: s.floorRatio! >= 0.8,
+    }));
+  const token = scenarios.get('api root (token)');
+  const anonymous = scenarios.get('api root (anonymous)');
+  if (token && anonymous) {
+    const overhead = anonymous.glossa.requestsPerSecond / token.glossa.requestsPerSecond - 1;
+    checks.push({
+      target: 'authenticated /api/ costs ≤ 15 % over anonymous',
+      measured: `${token.glossa.requestsPerSecond.toFixed(0)} vs ${anonymous.glossa.requestsPerSecond.toFixed(0)} req/s (${(overhead * 100).toFixed(1)} % more time per request)`,
+      met: overhead <= 0.15,
+    });
+  }
+  return checks;
+}
+
 function targets(database: string, imported: ImportReport, scenarios: Map<string, ScenarioReport>, consistency: ConsistencyCheck): TargetCheck[] {
   const get = (name: string) => scenarios.get(name)!;
   const first = get('units list page');
@@ -155,6 +223,7 @@ function targets(database: string, imported: ImportReport, scenarios: Map<string
         `= units ${consistency.unitsTranslated}, total ${consistency.total} = ${consistency.unitsTotal}`,
       met: patch.glossa.requestsPerSecond >= 500 && patch.glossa.failed === 0 && consistency.consistent,
     },
+    ...floorTargets(scenarios),
   ];
   // Embedded mode is reported, not judged (issue 5).
   return database === 'PostgreSQL' ? checks : checks.map((c) => ({ ...c, target: `${c.target} (report only)` }));
@@ -197,30 +266,50 @@ async function runLoadScenarios(
   const deepPage = Math.max(1, Math.floor(pages * 0.9));
   const editable = await api.json<{ results: Array<{ id: number }> }>('GET', `/api/translations/${project}/${BIG}/de/units/?page_size=1000`);
   const patch = patchScenario(editable.results.map((unit) => unit.id));
+  const [unit] = (await api.json<{ results: Array<{ id: number }> }>('GET', `${unitsPath}?page_size=1`)).results;
+  const translationPath = `/api/translations/${project}/${BIG}/cs/`;
   const scenarios: Scenario[] = [
     { name: 'units list page', spec: { method: 'GET', path: `${unitsPath}?page_size=${config.pageSize}` } },
     { name: 'units deep page', spec: { method: 'GET', path: `${unitsPath}?page=${deepPage}&page_size=${config.pageSize}` }, notes: [`page ${deepPage} of ${pages}`] },
-    { name: 'translation detail', spec: { method: 'GET', path: `/api/translations/${project}/${BIG}/cs/` }, notes: [`${config.strings} units`] },
+    { name: 'translation detail', spec: { method: 'GET', path: translationPath }, notes: [`${config.strings} units`] },
     { name: 'translation detail (small)', spec: { method: 'GET', path: `/api/translations/${project}/${SMALL}/cs/` }, notes: [`${config.smallStrings} units`] },
     { name: 'component translations', spec: { method: 'GET', path: `/api/components/${project}/${BIG}/translations/` } },
     patch.scenario,
     { name: 'changes list', spec: { method: 'GET', path: '/api/changes/' } },
+    // Issue 15 item 1: the details, the API root with and without a token, and a translation's statistics.
+    { name: 'project detail', spec: { method: 'GET', path: `/api/projects/${project}/` } },
+    { name: 'component detail', spec: { method: 'GET', path: `/api/components/${project}/${BIG}/` } },
+    { name: 'unit detail', spec: { method: 'GET', path: `/api/units/${unit.id}/` } },
+    // The newest change, read after the PATCH load: one with a unit, a translation, a user and an author.
+    { name: 'change detail', spec: { method: 'GET', path: '/api/changes/' }, notes: ['the newest change after the PATCH load'] },
+    { name: 'api root (token)', spec: { method: 'GET', path: '/api/' } },
+    { name: 'api root (anonymous)', spec: { method: 'GET', path: '/api/' }, anonymous: true },
+    { name: 'translation statistics', spec: { method: 'GET', path: `${translationPath}statistics/` } },
   ];
-  console.log('Load runs (Glossa, then the bare node:http baseline with the same bytes)…');
+  const floor = scratch ? (await startFloor(scratch.url, Number(process.env.DATABASE_POOL_SIZE ?? 10))) : null;
+  console.log(
+    `Load runs (Glossa, then the bare node:http replay of the same bytes${floor ? ', then the floor: NestJS/Express + pg, one prepared statement' : ''})…`,
+  );
   const reports = new Map<string, ScenarioReport>();
   let consistency: ConsistencyCheck | null = null;
-  for (const scenario of scenarios) {
-    reports.set(scenario.name, await measure(config, glossa, api, scenario));
-    if (scenario === patch.scenario) {
-      consistency = await checkConsistency(api, 'de');
-      reports.get(scenario.name)!.notes.push(`${patch.sent()} PATCH bodies sent (incl. warm-up and the sample)`);
+  try {
+    for (const scenario of scenarios) {
+      if (scenario.name === 'change detail') scenario.spec.path = `/api/changes/${await newestChangeId(api)}/`;
+      reports.set(scenario.name, await measure(config, glossa, api, scenario, floor));
+      if (scenario === patch.scenario) {
+        consistency = await checkConsistency(api, 'de');
+        reports.get(scenario.name)!.notes.push(`${patch.sent()} PATCH bodies sent (incl. warm-up and the sample)`);
+      }
     }
+  } finally {
+    await floor?.stop();
   }
   if (!consistency) throw new Error('The PATCH scenario did not run');
   const checks = targets(database, imported, reports, consistency);
 
   console.log(
     `\nResults (medians of ${config.runs} runs; ratio = Glossa req/s ÷ bare node:http req/s with the same bytes; ` +
+      `÷ floor = Glossa req/s ÷ floor req/s (NestJS/Express + pg, one prepared statement, no auth; PostgreSQL only); ` +
       `load = the machine's 1-minute load average when the scenario started)\n`,
   );
   console.log(formatScenarioTable([...reports.values()]));
