@@ -2,19 +2,16 @@ import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nest
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { NotificationListener } from '../../database/notification-listener';
-import { poolNotifications } from '../../database/pool-notifications';
+import { AUTH_CHANNEL, poolNotifications } from '../../database/pool-notifications';
 import { TokenCache } from './token-cache';
-
-/** Sent by the triggers of migration AuthNotify when tokens, users, teams, memberships or roles change. */
-export const AUTH_CHANNEL = 'glossa_auth';
 
 /**
  * This process's token cache (token-cache.ts), kept right by the glossa_auth notifications:
- * - PostgreSQL: a LISTEN connection of its own (every replica hears every commit); the cache answers only
- *   while it is up, and starts empty each time it is back.
- * - Embedded PGlite (one process): its single session delivers a commit's notifications on the connection
- *   that committed, which is one of this process's pool (pool-notifications.ts), before the write resolves.
- *   One LISTEN, issued through the pool, holds for the whole session.
+ * - from the pool's connections (pool-notifications.ts): this process's own changes, heard before the write
+ *   that made them resolves; on the embedded PGlite (one process) that is every change, and the cache is on
+ *   from the start;
+ * - on PostgreSQL, from a LISTEN connection of its own (notification-listener.ts): every other process's
+ *   changes. The cache answers only while that connection is up, and starts empty each time it is back.
  */
 @Injectable()
 export class AuthCacheService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -25,10 +22,9 @@ export class AuthCacheService implements OnApplicationBootstrap, OnApplicationSh
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    poolNotifications.on(AUTH_CHANNEL, this.invalidate);
     const [{ version }]: Array<{ version: string }> = await this.dataSource.query('SELECT version() AS version');
     if (/PGlite|emscripten/i.test(version)) {
-      poolNotifications.on(AUTH_CHANNEL, this.invalidate);
-      await this.dataSource.query(`LISTEN ${AUTH_CHANNEL}`);
       this.cache.listen();
       return;
     }
