@@ -59,7 +59,7 @@ export class NotificationListener {
   }
 
   private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.url, application_name: `glossa-${this.channel.replace(/_/g, '-')}`, keepAlive: true });
+    const client = new Client({ connectionString: this.url, application_name: `${this.channel.replace(/_/g, '-')}-listener`, keepAlive: true });
     client.on('notification', (message) => {
       if (message.channel === this.channel && this.client === client) this.handlers.notified(message.payload ?? '');
     });

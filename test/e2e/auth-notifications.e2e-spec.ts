@@ -79,7 +79,7 @@ class Events {
 
   it('reports a lost connection, then listening again, and hears changes after it', async () => {
     events.clear();
-    await db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'glossa-glossa-auth' AND datname = current_database()`);
+    await db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'glossa-auth-listener' AND datname = current_database()`);
     await events.next('lost');
     await events.next('listening');
     await db.query(`UPDATE users SET full_name = 'x' WHERE username = 'n1'`);
