@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { ApiAuthGuard } from './common/auth/api-auth.guard';
+import { AuthCacheService } from './common/auth/auth-cache.service';
 import { OpenStreamsModule } from './common/http/open-streams';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -22,7 +23,7 @@ export class AppModule {
         JobsModule.forRoot({ pollingIntervalSeconds: config.jobPollingSeconds, shutdownTimeoutMs: config.shutdownTimeoutSeconds * 1000 }),
         ...RESOURCE_MODULES,
       ],
-      providers: [{ provide: APP_GUARD, useClass: ApiAuthGuard }],
+      providers: [AuthCacheService, { provide: APP_GUARD, useClass: ApiAuthGuard }],
     };
   }
 }

@@ -2,6 +2,7 @@ import { types } from 'pg';
 import { DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
+import { listenOnPoolConnection } from './pool-notifications';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 import { backgroundStatementTimeoutSubscriber, statementTimeoutOption } from './statement-timeout';
 
@@ -31,6 +32,7 @@ export function buildDataSourceOptions(url: string, poolSize: number, timeouts?:
     migrationsRun: false,
     poolSize,
     subscribers: backgroundDiffers ? [backgroundStatementTimeoutSubscriber(timeouts.jobStatementTimeoutMs)] : [],
-    extra: { options: options.join(' ') },
+    // onConnect (pg-pool): each connection listens for auth changes (pool-notifications.ts).
+    extra: { options: options.join(' '), onConnect: listenOnPoolConnection },
   };
 }

@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { DataSource } from 'typeorm';
 import { requestContextOf } from '../http/request-context';
+import { AuthCacheService } from './auth-cache.service';
 import { parseAuthorizationHeader } from './authorization-header';
 import { NO_AUTHENTICATION_KEY } from './no-authentication';
 import { CHECK_ORDER_KEY, type CheckOrderRule, enforceCheckOrder } from './check-order';
@@ -15,7 +16,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
  * Authenticates the token (if any) and applies DRF's IsAuthenticatedOrReadOnly: anonymous callers may
  * read, every write needs a valid token (401 otherwise, weblate-api.md §2.1, §2.3). The token, the object
- * the path names and the caller's rights on it are resolved in one statement (scope-access.ts); object
+ * the path names and the caller's rights on it are resolved in one statement (scope-access.ts), or, for a
+ * read that names no object, from this process's token cache (auth-cache.service.ts) with no statement; object
  * permissions are checked by the route's @CheckOrder rule (check-order.ts) and by the services.
  *
  * Bound to every route as the app's global guard (app.module.ts), with no test of the path: it used to skip
@@ -28,6 +30,7 @@ export class ApiAuthGuard implements CanActivate {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly reflector: Reflector,
+    private readonly authCache: AuthCacheService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -36,7 +39,7 @@ export class ApiAuthGuard implements CanActivate {
     // Routes without authentication (no-authentication.ts: the repository hooks) stay anonymous.
     if (this.reflector.getAllAndOverride<boolean | undefined>(NO_AUTHENTICATION_KEY, [context.getHandler(), context.getClass()]) === true) return true;
     const key = parseAuthorizationHeader(request.headers.authorization);
-    await resolveRequestAccess(this.dataSource, request.path, ctx, key === null ? null : hashToken(key), !SAFE_METHODS.has(request.method));
+    await resolveRequestAccess(this.dataSource, request.path, ctx, key === null ? null : hashToken(key), !SAFE_METHODS.has(request.method), this.authCache.cache);
     // DRF's order for writes (check-order.ts): the route's permission and object checks, before any pipe
     // validates the body.
     const rule = this.reflector.get<CheckOrderRule | undefined>(CHECK_ORDER_KEY, context.getHandler());

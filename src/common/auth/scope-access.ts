@@ -3,6 +3,7 @@ import { PreparedStatement } from '../../database/prepared-statement';
 import { notAuthenticated, notFound } from '../http/api-errors';
 import type { ApiCaller, RequestContext } from '../http/request-context';
 import { globalPermissionsSql, parameterizedCaller, scopeQuerySql } from './access-sql';
+import type { CachedCaller, TokenCache } from './token-cache';
 
 /** What the caller may do on the object the request path names; services ask it through ctx.can(). */
 export class AccessGrant {
@@ -128,6 +129,15 @@ function requestAccessStatement(kind: ScopeKind | null, authenticated: boolean):
   return statement;
 }
 
+/** The unscoped statement's answer as the cache keeps it: only a valid token of an active user. */
+function cacheEntryOf(row: AccessRow | undefined): CachedCaller | undefined {
+  if (row?.caller_id === null || row?.caller_id === undefined || !row.is_active) return undefined;
+  return {
+    caller: { id: row.caller_id, username: row.username ?? '', isSuperuser: row.is_superuser === true },
+    globalPermissions: new Set(row.is_superuser === true ? [] : (row.permissions ?? [])),
+  };
+}
+
 /**
  * Authenticates the request's token (its SHA-256 digest, or null for none) and resolves the
  * project/component/translation its path names: invalid or inactive tokens are 401 (weblate-api.md §2.1),
@@ -137,6 +147,12 @@ function requestAccessStatement(kind: ScopeKind | null, authenticated: boolean):
  * and every nested route (changes, statistics, units, files, repository, lock, ...) share one rule
  * (peers-and-asks.md §4.2, GHSA-92m8-wv36-prmx). Paths naming nothing that exists are left alone: the
  * controller answers its own 404.
+ *
+ * With a `cache` (token-cache.ts), a read (not `callerRequired`) whose path names no object takes the caller
+ * and its global permissions from it, without a database round trip (issue 15 item 2), and every unscoped
+ * statement's answer refills it. Writes and scoped requests always read the token in their one statement:
+ * there the join costs nothing beside the round trip they make anyway, and they are exact even in the
+ * moment between a revocation's commit and its notification reaching this process.
  */
 export async function resolveRequestAccess(
   dataSource: DataSource,
@@ -144,16 +160,28 @@ export async function resolveRequestAccess(
   ctx: RequestContext,
   tokenHash: string | null,
   callerRequired: boolean,
+  cache?: TokenCache,
 ): Promise<void> {
   const parts = path.split('/').filter((part) => part !== '').map(decode);
   const [, resource, a, b, c] = parts;
   const scope = scopeOf(resource, a, b, c);
+  const cacheable = tokenHash !== null && scope === null && cache !== undefined;
+  const cached = cacheable && !callerRequired ? cache.get(tokenHash) : undefined;
+  if (cached !== undefined) {
+    ctx.caller = cached.caller;
+    checkOwnNotifications(ctx.caller, resource, a, b);
+    ctx.access = new AccessGrant(ctx.caller, cached.globalPermissions);
+    return;
+  }
   const authenticated = tokenHash !== null;
   let row: AccessRow | undefined;
   if (authenticated || scope !== null) {
     const params: unknown[] = authenticated ? [tokenHash] : [];
     if (scope !== null) params.push(...scope.params);
+    const ticket = cache?.beginFill();
     [row] = await requestAccessStatement(scope?.kind ?? null, authenticated).run(dataSource, params);
+    const entry = cacheable ? cacheEntryOf(row) : undefined;
+    if (entry !== undefined) cache!.store(ticket!, tokenHash!, entry);
   }
   if (authenticated) {
     if (row?.caller_id === null || row?.caller_id === undefined) throw notAuthenticated('Invalid token.');
@@ -162,10 +190,7 @@ export async function resolveRequestAccess(
   }
   if (callerRequired && ctx.caller === null) throw notAuthenticated();
   const caller = ctx.caller;
-  if (resource === 'users' && a !== undefined && b === 'notifications') {
-    // Owner or admin only; others get 404 so users cannot be enumerated (GHSA-3pmh-24wp-xpf4).
-    if (!caller?.isSuperuser && caller?.username !== a) throw notFound();
-  }
+  checkOwnNotifications(caller, resource, a, b);
   if (scope === null || row?.project_id === null || row?.project_id === undefined) {
     ctx.access = new AccessGrant(caller, new Set(caller?.isSuperuser ? [] : (row?.permissions ?? [])));
     return;
@@ -173,4 +198,9 @@ export async function resolveRequestAccess(
   if (!caller?.isSuperuser && (!row.visible || !row.project_visible)) throw notFound();
   ctx.scopeFound = true;
   ctx.access = new AccessGrant(caller, new Set(row.permissions ?? []));
+}
+
+/** A user's notification settings: owner or admin only; others get 404 so users cannot be enumerated (GHSA-3pmh-24wp-xpf4). */
+function checkOwnNotifications(caller: ApiCaller | null, resource: string | undefined, a: string | undefined, b: string | undefined): void {
+  if (resource === 'users' && a !== undefined && b === 'notifications' && !caller?.isSuperuser && caller?.username !== a) throw notFound();
 }

@@ -14,6 +14,7 @@ import { ChangeFeed1796000000000 } from './1796000000000-ChangeFeed';
 import { ChangeFeedCursors1796000000001 } from './1796000000001-ChangeFeedCursors';
 import { Webhooks1796300000000 } from './1796300000000-Webhooks';
 import { NotificationMail1796400000000 } from './1796400000000-NotificationMail';
+import { AuthNotify1796630000000 } from './1796630000000-AuthNotify';
 import { ChangeFeedHorizon1796650000000 } from './1796650000000-ChangeFeedHorizon';
 
 // Migrations are listed as classes, not by glob, so the same list works under tsc output and ts-jest
@@ -35,5 +36,6 @@ export const MIGRATIONS: Function[] = [
   ChangeFeedCursors1796000000001,
   Webhooks1796300000000,
   NotificationMail1796400000000,
+  AuthNotify1796630000000,
   ChangeFeedHorizon1796650000000,
 ];

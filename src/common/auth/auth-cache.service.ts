@@ -1,0 +1,46 @@
+import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { NotificationListener } from '../../database/notification-listener';
+import { AUTH_CHANNEL, poolNotifications } from '../../database/pool-notifications';
+import { TokenCache } from './token-cache';
+
+/**
+ * This process's token cache (token-cache.ts), kept right by the glossa_auth notifications:
+ * - from the pool's connections (pool-notifications.ts): this process's own changes, heard before the write
+ *   that made them resolves; on the embedded PGlite (one process) that is every change, and the cache is on
+ *   from the start;
+ * - on PostgreSQL, from a LISTEN connection of its own (notification-listener.ts): every other process's
+ *   changes. The cache answers only while that connection is up, and starts empty each time it is back.
+ */
+@Injectable()
+export class AuthCacheService implements OnApplicationBootstrap, OnApplicationShutdown {
+  readonly cache = new TokenCache();
+  private listener: NotificationListener | undefined;
+  private readonly invalidate = (): void => this.cache.invalidate();
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    poolNotifications.on(AUTH_CHANNEL, this.invalidate);
+    const [{ version }]: Array<{ version: string }> = await this.dataSource.query('SELECT version() AS version');
+    if (/PGlite|emscripten/i.test(version)) {
+      this.cache.listen();
+      return;
+    }
+    const url = (this.dataSource.options as { url?: string }).url;
+    if (url === undefined) return;
+    this.listener = new NotificationListener(url, AUTH_CHANNEL, {
+      notified: this.invalidate,
+      listening: () => this.cache.listen(),
+      lost: () => this.cache.deafen(),
+    });
+    await this.listener.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    poolNotifications.off(AUTH_CHANNEL, this.invalidate);
+    this.cache.deafen();
+    await this.listener?.close();
+  }
+}
