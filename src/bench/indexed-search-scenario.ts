@@ -1,0 +1,153 @@
+import * as os from 'node:os';
+import type { BenchApi } from './bench-api';
+import type { BenchConfig } from './bench-config';
+import type { GlossaProcess } from './glossa-process';
+import { runLoad } from './load';
+import { mb, median, type ImportReport, type TargetCheck } from './report';
+import type { SyntheticRepo } from './synthetic-repo';
+
+// Issue 13 "Done means": with the big component imported (300,000 units at the default 50,000 strings × 6
+// languages), the indexed searches of `GET /api/units/?q=…` (`state:<translated`, `source:"<word>"`,
+// `has:check`) and substring searches on source and target answer with p99 ≤ 100 ms, each measured with
+// autocannon as the superuser and as an anonymous caller (whose visibility filter is SQL of its own). The
+// synthetic strings (synthetic-repo.ts) make each query match a known share: `state:<translated` the fifth of
+// each translation left out, `source:"lantern"` 1 string in 100, `has:check` the tenth of the translated units
+// whose source ends with a full stop, the substrings a few dozen units.
+
+export interface IndexedSearchCase {
+  name: string;
+  q: string;
+}
+
+export const INDEXED_SEARCHES: readonly IndexedSearchCase[] = [
+  { name: 'state:<translated', q: 'state:<translated' },
+  { name: 'source:"word"', q: 'source:"lantern"' },
+  { name: 'has:check', q: 'has:check' },
+  { name: 'source substring', q: 'source:"number 1234"' },
+  { name: 'target substring', q: 'target:1234' },
+];
+
+export interface IndexedSearchResult {
+  name: string;
+  caller: 'superuser' | 'anonymous';
+  path: string;
+  count: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  failed: number;
+  loadAverage: number;
+}
+
+export interface IndexedSearchReport {
+  units: number;
+  connections: number;
+  /** The import of the big component (measured here when the load part did not run before). */
+  imported: ImportReport;
+  results: IndexedSearchResult[];
+  /** Peak RSS of Glossa during the search runs. */
+  peakRssBytes: number | null;
+  checks: TargetCheck[];
+}
+
+/** Imports the big component through the API, timed (the same measure as the load part's import). */
+export async function importBig(api: BenchApi, glossa: GlossaProcess, project: string, slug: string, repo: SyntheticRepo, units: number): Promise<ImportReport> {
+  console.log('Importing through the API…');
+  glossa.rss.reset();
+  const started = process.hrtime.bigint();
+  await api.importComponent(project, slug, repo, 3600);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const imported = { units, seconds, unitsPerSecond: units / seconds, peakRssBytes: glossa.rss.peak() };
+  console.log(`  ${units} units in ${seconds.toFixed(1)} s = ${imported.unitsPerSecond.toFixed(0)} units/s, peak RSS ${mb(imported.peakRssBytes)}`);
+  return imported;
+}
+
+async function measureSearch(config: BenchConfig, glossa: GlossaProcess, api: BenchApi, search: IndexedSearchCase, caller: 'superuser' | 'anonymous'): Promise<IndexedSearchResult> {
+  const path = `/api/units/?q=${encodeURIComponent(search.q)}`;
+  const headers: Record<string, string> = caller === 'superuser' ? { Authorization: api.authorization } : {};
+  const sample = await fetch(`${api.baseUrl}${path}`, { headers });
+  const body = (await sample.json()) as { count?: number };
+  if (sample.status !== 200 || typeof body.count !== 'number') throw new Error(`${search.name} (${caller}) answered ${sample.status}: ${JSON.stringify(body).slice(0, 300)}`);
+  const loadAverage = os.loadavg()[0];
+  const spec = { method: 'GET' as const, path, headers };
+  await runLoad(glossa.url, spec, config.searchConnections, config.warmup);
+  const runs = [];
+  for (let run = 0; run < config.runs; run += 1) runs.push(await runLoad(glossa.url, spec, config.searchConnections, config.duration));
+  const result: IndexedSearchResult = {
+    name: search.name,
+    caller,
+    path,
+    count: body.count,
+    requestsPerSecond: median(runs.map((r) => r.requestsPerSecond)),
+    p50Ms: median(runs.map((r) => r.p50Ms)),
+    p99Ms: median(runs.map((r) => r.p99Ms)),
+    failed: runs.reduce((sum, r) => sum + r.failed, 0),
+    loadAverage,
+  };
+  console.log(
+    `  ${search.name} (${caller}, count ${result.count}): ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ` +
+      `failed ${result.failed}, load ${loadAverage.toFixed(2)}`,
+  );
+  return result;
+}
+
+/**
+ * The indexed-search part: imports the big component unless the load part already did (`imported`), settles
+ * the database, then loads every search as superuser and anonymously with `searchConnections` connections.
+ */
+export async function runIndexedSearchScenarios(
+  config: BenchConfig,
+  glossa: GlossaProcess,
+  api: BenchApi,
+  big: { project: string; slug: string; repo: SyntheticRepo; units: number },
+  imported: ImportReport | null,
+  settle: () => Promise<void>,
+): Promise<IndexedSearchReport> {
+  const importReport = imported ?? (await importBig(api, glossa, big.project, big.slug, big.repo, big.units));
+  if (!imported) await settle();
+  const units = await api.count('/api/units/?page_size=1');
+  console.log(`Indexed searches over ${units} units, ${config.searchConnections} connections, ${config.runs} × ${config.duration} s (+${config.warmup} s warm-up)…`);
+  glossa.rss.reset();
+  const results: IndexedSearchResult[] = [];
+  for (const search of INDEXED_SEARCHES) {
+    for (const caller of ['superuser', 'anonymous'] as const) results.push(await measureSearch(config, glossa, api, search, caller));
+  }
+  const peakRssBytes = glossa.rss.peak();
+  const worst = results.reduce((a, b) => (b.p99Ms > a.p99Ms ? b : a));
+  const checks: TargetCheck[] = [
+    {
+      target: 'import with checks ≥ 10,000 units/s',
+      measured: `${importReport.unitsPerSecond.toFixed(0)} units/s (${importReport.units} units in ${importReport.seconds.toFixed(1)} s), peak RSS ${mb(importReport.peakRssBytes)}`,
+      met: importReport.unitsPerSecond >= 10_000,
+    },
+    {
+      target: `every indexed and substring search p99 ≤ 100 ms (${config.searchConnections} connections)`,
+      measured: `worst ${worst.name} (${worst.caller}) p99 ${worst.p99Ms} ms; failed ${results.reduce((sum, r) => sum + r.failed, 0)}`,
+      met: results.every((r) => r.p99Ms <= 100 && r.failed === 0),
+    },
+  ];
+  return { units, connections: config.searchConnections, imported: importReport, results, peakRssBytes, checks };
+}
+
+export function formatIndexedSearchReport(report: IndexedSearchReport): string {
+  const header = ['search', 'caller', 'count', 'req/s', 'p50 ms', 'p99 ms', 'p99 ≤ 100 ms', 'failed', 'load'];
+  const rows = report.results.map((r) => [
+    r.name,
+    r.caller,
+    String(r.count),
+    r.requestsPerSecond.toFixed(0),
+    r.p50Ms.toFixed(1),
+    r.p99Ms.toFixed(1),
+    r.p99Ms <= 100 ? 'met' : 'NOT met',
+    String(r.failed),
+    r.loadAverage.toFixed(2),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  return [
+    `GET /api/units/?q=… over ${report.units} units, ${report.connections} connections; peak RSS during the searches ${mb(report.peakRssBytes)}`,
+    line(header),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...rows.map(line),
+  ].join('\n');
+}
