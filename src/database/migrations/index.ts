@@ -14,6 +14,7 @@ import { ChangeFeed1796000000000 } from './1796000000000-ChangeFeed';
 import { ChangeFeedCursors1796000000001 } from './1796000000001-ChangeFeedCursors';
 import { Webhooks1796300000000 } from './1796300000000-Webhooks';
 import { NotificationMail1796400000000 } from './1796400000000-NotificationMail';
+import { SearchFilterIndexes1796640000000 } from './1796640000000-SearchFilterIndexes';
 
 // Migrations are listed as classes, not by glob, so the same list works under tsc output and ts-jest
 // (stack-evaluation.md §8.4). Append new ones at the end.
@@ -34,4 +35,5 @@ export const MIGRATIONS: Function[] = [
   ChangeFeedCursors1796000000001,
   Webhooks1796300000000,
   NotificationMail1796400000000,
+  SearchFilterIndexes1796640000000,
 ];
