@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import * as os from 'node:os';
+import { Client } from 'pg';
 import type { BenchApi } from './bench-api';
 import type { BenchConfig } from './bench-config';
 import type { GlossaProcess } from './glossa-process';
@@ -37,6 +39,11 @@ export interface IndexedSearchResult {
   p99Ms: number;
   failed: number;
   loadAverage: number;
+  /**
+   * CPU time per request of Glossa and of its PostgreSQL backends together (null where /proc or the database
+   * is not readable): unlike latency it hardly depends on what else the machine runs.
+   */
+  cpuMsPerRequest: number | null;
 }
 
 export interface IndexedSearchReport {
@@ -62,7 +69,46 @@ export async function importBig(api: BenchApi, glossa: GlossaProcess, project: s
   return imported;
 }
 
-async function measureSearch(config: BenchConfig, glossa: GlossaProcess, api: BenchApi, search: IndexedSearchCase, caller: 'superuser' | 'anonymous'): Promise<IndexedSearchResult> {
+const TICKS_PER_SECOND = 100; // USER_HZ of /proc/<pid>/stat on Linux
+
+/** User + system CPU milliseconds of the processes, or null when one cannot be read. */
+function cpuMs(pids: readonly number[]): number | null {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      // Fields after the command name (which may contain spaces): utime and stime are the 12th and 13th.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+    } catch {
+      return null;
+    }
+  }
+  return total;
+}
+
+/** Glossa's process and the PostgreSQL backends connected to its database (its pool), when local. */
+async function serverPids(glossa: GlossaProcess, databaseUrl: string | null): Promise<number[] | null> {
+  if (!databaseUrl) return null;
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()`,
+    );
+    return [glossa.pid, ...rows.map((row) => row.pid)];
+  } finally {
+    await client.end();
+  }
+}
+
+async function measureSearch(
+  config: BenchConfig,
+  glossa: GlossaProcess,
+  api: BenchApi,
+  search: IndexedSearchCase,
+  caller: 'superuser' | 'anonymous',
+  databaseUrl: string | null,
+): Promise<IndexedSearchResult> {
   const path = `/api/units/?q=${encodeURIComponent(search.q)}`;
   const headers: Record<string, string> = caller === 'superuser' ? { Authorization: api.authorization } : {};
   const sample = await fetch(`${api.baseUrl}${path}`, { headers });
@@ -71,8 +117,13 @@ async function measureSearch(config: BenchConfig, glossa: GlossaProcess, api: Be
   const loadAverage = os.loadavg()[0];
   const spec = { method: 'GET' as const, path, headers };
   await runLoad(glossa.url, spec, config.searchConnections, config.warmup);
+  // After the warm-up the pool holds its connections; their backends are what the runs keep busy.
+  const pids = await serverPids(glossa, databaseUrl);
+  const cpuBefore = pids ? cpuMs(pids) : null;
   const runs = [];
   for (let run = 0; run < config.runs; run += 1) runs.push(await runLoad(glossa.url, spec, config.searchConnections, config.duration));
+  const cpuAfter = pids ? cpuMs(pids) : null;
+  const requests = runs.reduce((sum, r) => sum + r.requests, 0);
   const result: IndexedSearchResult = {
     name: search.name,
     caller,
@@ -83,10 +134,11 @@ async function measureSearch(config: BenchConfig, glossa: GlossaProcess, api: Be
     p99Ms: median(runs.map((r) => r.p99Ms)),
     failed: runs.reduce((sum, r) => sum + r.failed, 0),
     loadAverage,
+    cpuMsPerRequest: cpuBefore !== null && cpuAfter !== null && requests > 0 ? (cpuAfter - cpuBefore) / requests : null,
   };
   console.log(
     `  ${search.name} (${caller}, count ${result.count}): ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ` +
-      `failed ${result.failed}, load ${loadAverage.toFixed(2)}`,
+      `CPU ${result.cpuMsPerRequest?.toFixed(1) ?? 'n/a'} ms/request, failed ${result.failed}, load ${loadAverage.toFixed(2)}`,
   );
   return result;
 }
@@ -102,6 +154,7 @@ export async function runIndexedSearchScenarios(
   big: { project: string; slug: string; repo: SyntheticRepo; units: number },
   imported: ImportReport | null,
   settle: () => Promise<void>,
+  databaseUrl: string | null,
 ): Promise<IndexedSearchReport> {
   const importReport = imported ?? (await importBig(api, glossa, big.project, big.slug, big.repo, big.units));
   if (!imported) await settle();
@@ -110,7 +163,7 @@ export async function runIndexedSearchScenarios(
   glossa.rss.reset();
   const results: IndexedSearchResult[] = [];
   for (const search of INDEXED_SEARCHES) {
-    for (const caller of ['superuser', 'anonymous'] as const) results.push(await measureSearch(config, glossa, api, search, caller));
+    for (const caller of ['superuser', 'anonymous'] as const) results.push(await measureSearch(config, glossa, api, search, caller, databaseUrl));
   }
   const peakRssBytes = glossa.rss.peak();
   const worst = results.reduce((a, b) => (b.p99Ms > a.p99Ms ? b : a));
@@ -130,7 +183,7 @@ export async function runIndexedSearchScenarios(
 }
 
 export function formatIndexedSearchReport(report: IndexedSearchReport): string {
-  const header = ['search', 'caller', 'count', 'req/s', 'p50 ms', 'p99 ms', 'p99 ≤ 100 ms', 'failed', 'load'];
+  const header = ['search', 'caller', 'count', 'req/s', 'p50 ms', 'p99 ms', 'p99 ≤ 100 ms', 'CPU ms/req', 'failed', 'load'];
   const rows = report.results.map((r) => [
     r.name,
     r.caller,
@@ -139,13 +192,15 @@ export function formatIndexedSearchReport(report: IndexedSearchReport): string {
     r.p50Ms.toFixed(1),
     r.p99Ms.toFixed(1),
     r.p99Ms <= 100 ? 'met' : 'NOT met',
+    r.cpuMsPerRequest?.toFixed(1) ?? 'n/a',
     String(r.failed),
     r.loadAverage.toFixed(2),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
   return [
-    `GET /api/units/?q=… over ${report.units} units, ${report.connections} connections; peak RSS during the searches ${mb(report.peakRssBytes)}`,
+    `GET /api/units/?q=… over ${report.units} units, ${report.connections} connections; peak RSS during the searches ${mb(report.peakRssBytes)}; ` +
+      'CPU ms/req = Glossa + its PostgreSQL backends, per request',
     line(header),
     widths.map((w) => '-'.repeat(w)).join('  '),
     ...rows.map(line),

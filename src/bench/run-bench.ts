@@ -244,7 +244,7 @@ async function runIndexedSearchPart(
   const settle = async () => {
     if (scratch) console.log(`  ${await settleAfterImport(scratch.url)}`);
   };
-  const report = await runIndexedSearchScenarios(config, glossa, api, { project: PROJECT, slug: BIG, repo: big, units: config.strings * languages.length }, imported, settle);
+  const report = await runIndexedSearchScenarios(config, glossa, api, { project: PROJECT, slug: BIG, repo: big, units: config.strings * languages.length }, imported, settle, scratch?.url ?? null);
   if (database !== 'PostgreSQL') report.checks = report.checks.map((c) => ({ ...c, target: `${c.target} (report only)` }));
   console.log(`\nIndexed searches (${database}):\n${formatIndexedSearchReport(report)}\n\nSearch targets (${database}):\n${formatTargets(report.checks)}`);
   return report;
