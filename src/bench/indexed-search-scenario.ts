@@ -41,7 +41,7 @@ export interface IndexedSearchResult {
   loadAverage: number;
   /**
    * CPU time per request of Glossa and of its PostgreSQL backends together (null where /proc or the database
-   * is not readable): unlike latency it hardly depends on what else the machine runs.
+   * is not readable): it depends less than latency on what else the machine runs (contention still inflates it).
    */
   cpuMsPerRequest: number | null;
 }
