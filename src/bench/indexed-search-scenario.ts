@@ -14,7 +14,8 @@ import type { SyntheticRepo } from './synthetic-repo';
 // autocannon as the superuser and as an anonymous caller (whose visibility filter is SQL of its own). The
 // synthetic strings (synthetic-repo.ts) make each query match a known share: `state:<translated` the fifth of
 // each translation left out, `source:"lantern"` 1 string in 100, `has:check` the tenth of the translated units
-// whose source ends with a full stop, the substrings a few dozen units.
+// whose source ends with a full stop (`end_stop`) and their source units (`multiple_failures`), the substrings
+// a few dozen units.
 
 export interface IndexedSearchCase {
   name: string;
