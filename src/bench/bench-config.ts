@@ -21,9 +21,12 @@ export interface BenchConfig {
   keepDatabase: boolean;
   /**
    * Which parts run: everything, only the load scenarios, only the anonymous search scenario, only the PO
-   * scenario, only the bulk translate scenario, or only the in-process file-format part (no server, no database).
+   * scenario, only the bulk translate scenario, only the indexed searches over the big component (issue 13), or
+   * only the in-process file-format part (no server, no database).
    */
-  only: 'all' | 'load' | 'search' | 'po' | 'bulk' | 'formats';
+  only: 'all' | 'load' | 'search' | 'po' | 'bulk' | 'indexed-search' | 'formats';
+  /** Indexed-search part (issue 13): autocannon connections per search (searches are costlier than page reads). */
+  searchConnections: number;
   /** Bulk translate scenario (issue 14 item 5): items in one request, rounds (medians), single PATCHes for reference. */
   bulkItems: number;
   bulkRounds: number;
@@ -82,6 +85,7 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv, argv: readonly string[])
     'search-strings',
     'search-requests',
     'search-concurrency',
+    'search-connections',
     'po-strings',
     'bulk-items',
     'bulk-rounds',
@@ -92,8 +96,8 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv, argv: readonly string[])
   ]);
   for (const name of Object.keys(args)) if (!known.has(name)) throw new Error(`Unknown argument --${name}`);
   const only = pick('only', 'BENCH_ONLY') ?? 'all';
-  if (only !== 'all' && only !== 'load' && only !== 'search' && only !== 'po' && only !== 'bulk' && only !== 'formats') {
-    throw new Error(`only: expected all, load, search, po, bulk or formats, got "${only}"`);
+  if (only !== 'all' && only !== 'load' && only !== 'search' && only !== 'po' && only !== 'bulk' && only !== 'indexed-search' && only !== 'formats') {
+    throw new Error(`only: expected all, load, search, po, bulk, indexed-search or formats, got "${only}"`);
   }
   return {
     strings: Math.floor(positive('strings', pick('strings', 'BENCH_STRINGS'), 50_000, 1_000_000)),
@@ -111,6 +115,7 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv, argv: readonly string[])
     searchStrings: Math.floor(positive('search-strings', pick('search-strings', 'BENCH_SEARCH_STRINGS'), 2000, 100_000)),
     searchRequests: Math.floor(positive('search-requests', pick('search-requests', 'BENCH_SEARCH_REQUESTS'), 10, 1000)),
     searchConcurrency: Math.floor(positive('search-concurrency', pick('search-concurrency', 'BENCH_SEARCH_CONCURRENCY'), 12, 200)),
+    searchConnections: Math.floor(positive('search-connections', pick('search-connections', 'BENCH_SEARCH_CONNECTIONS'), 10, 1000)),
     bulkItems: Math.floor(positive('bulk-items', pick('bulk-items', 'BENCH_BULK_ITEMS'), 10_000, 1_000_000)),
     bulkRounds: Math.floor(positive('bulk-rounds', pick('bulk-rounds', 'BENCH_BULK_ROUNDS'), 3, 50)),
     bulkPatches: Math.floor(positive('bulk-patches', pick('bulk-patches', 'BENCH_BULK_PATCHES'), 1000, 100_000)),

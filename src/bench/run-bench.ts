@@ -16,6 +16,7 @@ import { createPoRepo, PoRepo } from './po-repo';
 import { formatPoReport, PoReport, poTargets, runPoScenario } from './po-scenario';
 import { createSyntheticRepo, SyntheticRepo } from './synthetic-repo';
 import { BulkReport, bulkTargets, formatBulkReport, runBulkScenario } from './bulk-scenario';
+import { formatIndexedSearchReport, IndexedSearchReport, runIndexedSearchScenarios } from './indexed-search-scenario';
 
 // `npm run bench` (issue 5, architecture.md "Performance principles"): a synthetic json-nested repository is
 // imported through the API into a Glossa child process, then each scenario is loaded with autocannon and
@@ -318,6 +319,26 @@ async function runLoadScenarios(
   return { imported, reports, consistency, checks };
 }
 
+/** Issue 13: the indexed searches over the big component (imported here when the load part did not run). */
+async function runIndexedSearchPart(
+  config: BenchConfig,
+  glossa: GlossaProcess,
+  api: BenchApi,
+  big: SyntheticRepo,
+  languages: readonly string[],
+  database: string,
+  imported: ImportReport | null,
+  scratch: ScratchDatabase | null,
+): Promise<IndexedSearchReport> {
+  const settle = async () => {
+    if (scratch) console.log(`  ${await settleAfterImport(scratch.url)}`);
+  };
+  const report = await runIndexedSearchScenarios(config, glossa, api, { project: PROJECT, slug: BIG, repo: big, units: config.strings * languages.length }, imported, settle, scratch?.url ?? null);
+  if (database !== 'PostgreSQL') report.checks = report.checks.map((c) => ({ ...c, target: `${c.target} (report only)` }));
+  console.log(`\nIndexed searches (${database}):\n${formatIndexedSearchReport(report)}\n\nSearch targets (${database}):\n${formatTargets(report.checks)}`);
+  return report;
+}
+
 async function writeResults(config: BenchConfig, databaseUrl: string | undefined, results: Record<string, unknown>): Promise<void> {
   await mkdir(config.resultsDir, { recursive: true });
   const kind = config.only === 'formats' ? 'formats' : databaseUrl ? 'postgres' : 'pglite';
@@ -364,8 +385,8 @@ async function main(): Promise<void> {
   try {
     if (databaseUrl) scratch = await createScratchDatabase(databaseUrl);
     console.log('Generating the repositories…');
-    const runs = (part: 'load' | 'search' | 'po' | 'bulk') => config.only === 'all' || config.only === part;
-    const big = runs('load') ? await createSyntheticRepo(BIG, config.strings, languages) : null;
+    const runs = (part: 'load' | 'search' | 'po' | 'bulk' | 'indexed-search') => config.only === 'all' || config.only === part;
+    const big = runs('load') || runs('indexed-search') ? await createSyntheticRepo(BIG, config.strings, languages) : null;
     const small = runs('load') ? await createSyntheticRepo(SMALL, config.smallStrings, languages) : null;
     const searchRepo = runs('search') ? await createSyntheticRepo('search', config.searchStrings, LANGUAGES.slice(0, 2)) : null;
     const poRepo: PoRepo | null = runs('po') ? await createPoRepo(config.poStrings, languages) : null;
@@ -391,6 +412,7 @@ async function main(): Promise<void> {
     await api.json('POST', '/api/projects/', { name: 'Benchmark', slug: project, web: 'https://example.com/' });
 
     const load = runs('load') ? await runLoadScenarios(config, glossa, api, big!, small!, languages, database, scratch) : null;
+    const indexedSearch = runs('indexed-search') ? await runIndexedSearchPart(config, glossa, api, big!, languages, database, load?.imported ?? null, scratch) : null;
     let search: SearchReport | null = null;
     if (runs('search')) {
       console.log(`Importing ${config.searchComponents} components of ${config.searchStrings} strings (en + cs) for the search scenario…`);
@@ -432,6 +454,7 @@ async function main(): Promise<void> {
       consistency: load?.consistency,
       targets: load?.checks,
       search,
+      indexedSearch,
       po: po ? { ...po, targets: poChecks } : undefined,
       bulk: bulk ? { ...bulk, targets: bulkChecks } : undefined,
       formats,

@@ -15,8 +15,28 @@ export interface SyntheticRepo {
 }
 
 /**
+ * Words of the source strings, one per string in turn: each occurs in 1/100 of the strings, so a search for
+ * one (`source:"lantern"`) matches a realistic share of units rather than all or none. No word contains
+ * another, so a word's matches are exactly its strings.
+ */
+export const SYNTHETIC_WORDS = [
+  'lantern', 'harbor', 'meadow', 'violin', 'glacier', 'pepper', 'saddle', 'thunder', 'walnut', 'quiver',
+  'anchor', 'blossom', 'cobalt', 'dagger', 'ember', 'falcon', 'garnet', 'hazel', 'igloo', 'jasmine',
+  'kettle', 'lobster', 'marble', 'nectar', 'orchid', 'pebble', 'quartz', 'raven', 'saffron', 'tulip',
+  'umbrella', 'velvet', 'whistle', 'yogurt', 'zephyr', 'acorn', 'bramble', 'candle', 'dolphin', 'egret',
+  'fjord', 'ginger', 'hammock', 'indigo', 'juniper', 'kayak', 'lilac', 'mango', 'nutmeg', 'oyster',
+  'parsley', 'quokka', 'ribbon', 'sparrow', 'thimble', 'uplink', 'vortex', 'wombat', 'xylem', 'yarrow',
+  'zucchini', 'almond', 'biscuit', 'canyon', 'dewdrop', 'elbow', 'fossil', 'gazebo', 'hornet', 'iris',
+  'jigsaw', 'koala', 'ladder', 'mitten', 'noodle', 'obelisk', 'puffin', 'quill', 'rhubarb', 'stencil',
+  'trumpet', 'unicorn', 'vulture', 'waffle', 'yacht', 'zipper', 'avocado', 'bucket', 'cricket', 'donkey',
+  'eclipse', 'feather', 'goblet', 'helmet', 'icicle', 'jelly', 'kiwi', 'lemur', 'magnet', 'nozzle',
+];
+
+/**
  * A json-nested file of `strings` strings, three levels deep (`s12.g3.k12345`), as real i18n bundles nest
- * them. Every fifth string is missing from the translations, so they have untranslated units too.
+ * them. Every fifth string is missing from the translations, so they have untranslated units too. Every tenth
+ * source string ends with a full stop its translations lack, so those translated units fail Weblate's
+ * `end_stop` check (issue 13: `has:check` matches a realistic share, and the import computes real failures).
  */
 function bundle(strings: number, language: string, source: boolean): string {
   const root: Record<string, Record<string, Record<string, string>>> = {};
@@ -24,7 +44,8 @@ function bundle(strings: number, language: string, source: boolean): string {
     if (!source && i % 5 === 4) continue;
     const section = (root[`s${Math.floor(i / 1000)}`] ??= {});
     const group = (section[`g${Math.floor(i / 50) % 20}`] ??= {});
-    group[`k${i}`] = source ? `String number ${i} of the benchmark, with a few words` : `[${language}] string ${i} translated`;
+    const word = SYNTHETIC_WORDS[i % SYNTHETIC_WORDS.length];
+    group[`k${i}`] = source ? `String number ${i} of the benchmark, with a ${word}${i % 10 === 3 ? '.' : ''}` : `[${language}] string ${i} translated`;
   }
   return `${JSON.stringify(root, null, 2)}\n`;
 }

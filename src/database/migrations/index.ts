@@ -15,6 +15,7 @@ import { ChangeFeedCursors1796000000001 } from './1796000000001-ChangeFeedCursor
 import { Webhooks1796300000000 } from './1796300000000-Webhooks';
 import { NotificationMail1796400000000 } from './1796400000000-NotificationMail';
 import { AuthNotify1796630000000 } from './1796630000000-AuthNotify';
+import { SearchFilterIndexes1796640000000 } from './1796640000000-SearchFilterIndexes';
 import { ChangeFeedHorizon1796650000000 } from './1796650000000-ChangeFeedHorizon';
 
 // Migrations are listed as classes, not by glob, so the same list works under tsc output and ts-jest
@@ -37,5 +38,6 @@ export const MIGRATIONS: Function[] = [
   Webhooks1796300000000,
   NotificationMail1796400000000,
   AuthNotify1796630000000,
+  SearchFilterIndexes1796640000000,
   ChangeFeedHorizon1796650000000,
 ];

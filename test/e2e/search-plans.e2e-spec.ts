@@ -1,0 +1,107 @@
+import { createHash } from 'node:crypto';
+import pg, { Client } from 'pg';
+import type { Response } from 'supertest';
+import { DataSource } from 'typeorm';
+import { createTranslatedComponent, type SeededContent } from '../support/content-factories';
+import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
+
+// Issue 13 "Done means": a substring search on source and target is served by an index (pg_trgm), not a scan,
+// and the indexed searches `state:<translated` and `has:check` answer from indexes too (migrations
+// SearchIndexes and SearchFilterIndexes). The statements a real `GET /api/units/?q=…` sends (the exact count
+// and the page) are captured and EXPLAINed on a table of 30,000 units, large enough that PostgreSQL prefers a
+// sequential scan wherever no index serves the condition (it did for both counts before SearchFilterIndexes).
+
+const ROWS_PER_TRANSLATION = 10_000;
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+
+describe('query plans of the indexed searches of /api/units/', () => {
+  let app: TestApp;
+  let content: SeededContent;
+  let client: Client;
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    content = await createTranslatedComponent(app.glossa.app.get(DataSource), { languages: ['cs', 'de'], units: 3 });
+    client = new Client({ connectionString: app.database.url });
+    await client.connect();
+    // Units of the shape the benchmark imports: every fifth untranslated, every tenth failing a check, a
+    // distinct token in each source and target (so one substring matches one string).
+    for (const translation of [content.source, ...content.translations]) {
+      await client.query(
+        `INSERT INTO units (translation_id, id_hash, content_hash, context, source, target, state, position, has_failing_check)
+         SELECT $1, 1000000 + g, g, 'key' || g, 'Generated string ' || g || ' token ' || md5(g::text),
+                CASE WHEN g % 5 = 4 THEN '' ELSE 'Translated ' || md5('t' || g) END,
+                CASE WHEN g % 5 = 4 THEN 0 ELSE 20 END, 100 + g, g % 10 = 3
+           FROM generate_series(1, $2::int) g`,
+        [translation.id, ROWS_PER_TRANSLATION],
+      );
+    }
+    // Statistics and the visibility map, as autovacuum leaves them after an import.
+    await client.query('VACUUM (ANALYZE) units');
+  });
+  afterAll(async () => {
+    await client?.end();
+    await app?.close();
+  });
+
+  /** The statements a request sends that read `units u`, with their parameters. */
+  async function statementsOf(path: string, superuser: boolean): Promise<{ response: Response; statements: Array<{ text: string; values: unknown[] }> }> {
+    const statements: Array<{ text: string; values: unknown[] }> = [];
+    const original = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | null)?.text;
+      if (typeof text === 'string' && text.includes('FROM units u WHERE')) statements.push({ text, values: Array.isArray(args[1]) ? args[1] : [] });
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof original;
+    try {
+      const request = app.http().get(path);
+      return { response: await (superuser ? request.set('Authorization', `Token ${TEST_ADMIN_TOKEN}`) : request), statements };
+    } finally {
+      pg.Client.prototype.query = original;
+    }
+  }
+
+  const token = (text: string): string => text.slice(0, 12);
+  const cases: Array<{ name: string; q: () => string; index: string; count: number }> = [
+    // g = 1234 exists in each of the 3 translations; its source token is in all of them.
+    { name: 'substring of source', q: () => `source:${token(md5(1234))}`, index: 'IDX_units_source_trgm', count: 3 },
+    // g = 77 is translated (77 % 5 = 2) in each of the 3 translations.
+    { name: 'substring of target', q: () => `target:${token(md5('t77'))}`, index: 'IDX_units_target_trgm', count: 3 },
+    { name: 'has:check', q: () => 'has:check', index: 'IDX_units_failing_check', count: 3 * (ROWS_PER_TRANSLATION / 10) },
+    // The factory's own units: the source translation's are translated, cs and de alternate (3 strings: 1 each).
+    { name: 'state:<translated', q: () => 'state:<translated', index: 'IDX_units_not_translated', count: 3 * (ROWS_PER_TRANSLATION / 5) + 2 },
+  ];
+
+  for (const { name, q, index, count } of cases) {
+    for (const superuser of [true, false]) {
+      it(`${name} (${superuser ? 'superuser' : 'anonymous'}): the count and the page use ${index}, no sequential scan of units`, async () => {
+        const { response, statements } = await statementsOf(`/api/units/?q=${encodeURIComponent(q())}`, superuser);
+        expect(response.status).toBe(200);
+        expect(response.body.count).toBe(count);
+        expect(statements).toHaveLength(2); // the exact count and the page
+        for (const { text, values } of statements) {
+          const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(`EXPLAIN (FORMAT JSON) ${text}`, values);
+          const nodes = nodesOf(rows[0]['QUERY PLAN'][0].Plan);
+          const unitScans = nodes.filter((node) => node['Relation Name'] === 'units');
+          expect(unitScans.filter((node) => node['Node Type'] === 'Seq Scan')).toEqual([]);
+          // The search itself uses the index (a bitmap scan names it on its Bitmap Index Scan child); the page
+          // query's outer join then reads the page's rows by primary key.
+          expect(nodes.map((node) => node['Index Name'])).toContain(index);
+        }
+      });
+    }
+  }
+});
+
+/** PostgreSQL's md5() (lower-case hex). */
+function md5(text: string | number): string {
+  return createHash('md5').update(String(text)).digest('hex');
+}
