@@ -199,10 +199,24 @@ export const FORMAT_DEFAULT_FLAGS: Readonly<Record<string, string>> = {
   arb: 'icu-message-format',
 };
 
+/** Bounds the memory of effectiveFlags' cache; a full cache starts over (distinct flag strings are few). */
+const MERGED_FLAGS_CACHE_SIZE = 10_000;
+const mergedFlagsCache = new Map<string, Flags>();
+
 /**
  * A unit's effective flags, merged in Weblate's order (§2.2): format defaults, component `check_flags`, the
  * file's unit flags, the source string's `extra_flags`, the unit's own `extra_flags`.
  */
 export function effectiveFlags(fileFormat: string, checkFlags: string, unitFlags: string, sourceExtraFlags: string, extraFlags: string): Flags {
-  return Flags.merge(FORMAT_DEFAULT_FLAGS[fileFormat], checkFlags, unitFlags, sourceExtraFlags, extraFlags);
+  // The units of a component mostly share their flag strings: one Flags object per distinct combination
+  // (Flags is immutable) also lets the engine compute each set of enabled checks once (engine.ts).
+  const key = `${fileFormat}\u0000${checkFlags}\u0000${unitFlags}\u0000${sourceExtraFlags}\u0000${extraFlags}`;
+  let flags = mergedFlagsCache.get(key);
+  if (flags === undefined) {
+    if (mergedFlagsCache.size >= MERGED_FLAGS_CACHE_SIZE) mergedFlagsCache.clear();
+    flags = Flags.merge(FORMAT_DEFAULT_FLAGS[fileFormat], checkFlags, unitFlags, sourceExtraFlags, extraFlags);
+    mergedFlagsCache.set(key, flags);
+  }
+  return flags;
 }
+
