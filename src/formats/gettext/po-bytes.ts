@@ -11,11 +11,9 @@
 
 import { isUtf8 } from 'node:buffer';
 import { hasUtf8Bom, UTF8_BOM } from '../format';
-import { decodePo, encodePo, sniffCharset, type PoEncoding } from './po-charset';
+import { decodePo, encodePo, LATIN1_LABELS, sniffCharset, type PoEncoding } from './po-charset';
 import type { PoDocument } from './po-parser';
 import type { EntryReplacements } from './po-writer';
-
-const LATIN1_LABELS = new Set(['iso-8859-1', 'iso8859-1', 'latin1', 'latin-1', 'l1', 'iso_8859-1']);
 
 export interface PoBytes {
   /** The file without its BOM. */
