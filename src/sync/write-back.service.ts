@@ -178,7 +178,8 @@ export class WriteBackService {
       const context = await this.writeContextFor(component, repository, translationId, author);
       const update = units.map((unit) => unitWrite(unit, isSource, context.plural.number));
       // In the parse worker, within the file limits (issue 10, item 9): write-back parses the file too.
-      content = await this.parser.write(format, current, { update }, context);
+      // `current` is not used after this: its memory moves to the worker instead of being copied.
+      content = await this.parser.write(format, current, { update }, context, { handOver: true });
     } catch (error) {
       if (error instanceof FormatParseError) throw new WriteBackError(`Could not parse ${filename}: ${error.message}`, { cause: error });
       if (error instanceof FormatWriteError) throw new WriteBackError(`Could not write ${filename}: ${error.message}`, { cause: error });

@@ -57,6 +57,19 @@ describe('GitRepository (committing and pushing)', () => {
     expect(await repo.commit('Nothing', translator, [])).toBeNull();
   });
 
+  it('reports a commit git refuses with staged changes (not "nothing to commit") as the git error', async () => {
+    // `git commit` exits with 1 both when nothing is staged and when the message is empty; only the first is null.
+    await write('translations/cs/app.json', '{"hello": "Nazdar"}\n');
+    await expect(repo.commit('', translator, ['translations/cs/app.json'])).rejects.toThrow(/empty commit message/);
+    expect(await repo.commit('Now with a message', translator, ['translations/cs/app.json'])).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it('reads the remote URL and push URL in one go, and an unset push URL as empty', async () => {
+    expect(await repo.remoteUrls()).toEqual({ fetch: sandbox.upstream, push: '' });
+    await repo.setRemoteUrl(sandbox.upstream, `${sandbox.upstream}/push`);
+    expect(await repo.remoteUrls()).toEqual({ fetch: sandbox.upstream, push: `${sandbox.upstream}/push` });
+  });
+
   it('commits new files and message text that looks like options verbatim', async () => {
     await write('new-file.json', '{}\n');
     await repo.commit('--amend', translator, ['new-file.json']);

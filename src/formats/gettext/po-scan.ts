@@ -6,6 +6,7 @@
 // were almost all of a one-edit commit). The scan enforces the same limits itself.
 
 import { FormatLimitError, FormatParseError, type ParseLimits } from '../format';
+import { byteLineGetter, readPoBytes, type PoBytes } from './po-bytes';
 import { decodePo } from './po-charset';
 import { findClosingQuote, unescapePo } from './po-escape';
 import { detectNewline, findHeader, lineGetter, lineStartsOf, parseEntryAt, type PoDocument, type PoEntry } from './po-parser';
@@ -59,9 +60,14 @@ function keywordAt(text: string, at: number, end: number): Part | null {
  * is fit for replacing entries in place and appending, not for removing entries (assemble then reads each
  * removed entry's neighbours).
  */
-export function scanPoDocument(text: string, wanted: (identity: EntryIdentity) => boolean, limits: ParseLimits = {}): PoDocument {
+export function scanPoDocument(
+  text: string,
+  wanted: (identity: EntryIdentity) => boolean,
+  limits: ParseLimits = {},
+  lineReader: (lineStarts: Int32Array) => (index: number) => string = (lineStarts) => lineGetter(text, lineStarts),
+): PoDocument {
   const lineStarts = lineStartsOf(text);
-  const lineAt = lineGetter(text, lineStarts);
+  const lineAt = lineReader(lineStarts);
   const lineCount = lineStarts.length - 1;
   const maxUnits = limits.maxUnits ?? Infinity;
   const maxLength = limits.maxStringLength ?? Infinity;
@@ -84,7 +90,8 @@ export function scanPoDocument(text: string, wanted: (identity: EntryIdentity) =
   let part = Part.None;
   let partFrom = 0;
   let partTo = 0;
-  // Characters of the part's lines: an upper bound of its decoded length, decoded exactly only past the limit.
+  // Characters of the part's lines (bytes, for a Latin-1 image of UTF-8): an upper bound of its decoded
+  // length, decoded exactly only past the limit.
   let partRaw = 0;
 
   const fail = (index: number, problem: string): never => {
@@ -188,6 +195,17 @@ export function scanPoDocument(text: string, wanted: (identity: EntryIdentity) =
   }
   finish();
   return { text, lineAt, lineStarts, entries, newline: detectNewline(text) };
+}
+
+/**
+ * scanPo over bytes (po-bytes.ts): the document's text is the Latin-1 image of `bytes.body`, its lines are
+ * read in the file's charset. Null when the charset needs the string path.
+ */
+export function scanPoBytes(content: Buffer, wanted: (identity: EntryIdentity) => boolean, limits?: ParseLimits): (LoadedPo & { bytes: PoBytes }) | null {
+  const bytes = readPoBytes(content);
+  if (!bytes) return null;
+  const document = scanPoDocument(bytes.image, wanted, limits, (lineStarts) => byteLineGetter(bytes, lineStarts));
+  return { document, encoding: bytes.encoding, header: findHeader(document.entries), bytes };
 }
 
 /** loadPo's result for a write that only replaces and appends entries (see scanPoDocument). */

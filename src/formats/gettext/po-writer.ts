@@ -9,7 +9,8 @@ import { editEntryLines, flagLine, isFuzzyState, renderMsgstr, targetForms } fro
 import { headerText, parseHeaderFields, saveHeaderChanges, updateHeaderFields, type HeaderFields } from './po-header';
 import { isUnitEntry, reparseEntry, type PoDocument, type PoEntry } from './po-parser';
 import { contextOf, loadPo, sourceOf, unitKey, type LoadedPo, type PoFlavour } from './po-units';
-import { scanPo } from './po-scan';
+import { assembleBytes } from './po-bytes';
+import { scanPo, scanPoBytes, type EntryIdentity } from './po-scan';
 import { renderPoString } from './po-wrap';
 
 /** Replacement lines per entry index; null removes the entry. */
@@ -126,7 +127,15 @@ function assemble(document: PoDocument, replacements: EntryReplacements, prefix:
  * `current` with `changes` applied. With `limits`, `current` must be within them as `parse` would require
  * (write-back checks them here instead of parsing the file first); a file over them throws FormatLimitError.
  */
-export function writePo(current: Buffer, changes: StoreChanges, context: StoreWriteContext, flavour: PoFlavour, limits?: ParseLimits): Buffer {
+export function writePo(
+  current: Buffer,
+  changes: StoreChanges,
+  context: StoreWriteContext,
+  flavour: PoFlavour,
+  limits?: ParseLimits,
+  // false: the text path even for UTF-8 and ISO-8859-1 (the specs compare both paths byte for byte).
+  { bytes = true }: { bytes?: boolean } = {},
+): Buffer {
   const removals = changes.remove ?? [];
   const nothing = changes.update.length === 0 && (changes.add ?? []).length === 0 && removals.length === 0;
   if (nothing && !limits) return current;
@@ -138,14 +147,11 @@ export function writePo(current: Buffer, changes: StoreChanges, context: StoreWr
   }
   // Replacing and appending need only the named entries and the header: one scan finds them. Removing an
   // entry also needs its neighbours (assemble drops the blank lines around it), so that reads every entry.
-  const loaded =
-    removals.length > 0
-      ? loadPo(current, limits, true)
-      : scanPo(
-          current,
-          ({ msgctxt, msgid }) => named.has(flavour === 'bilingual' ? msgid : msgid && msgctxt !== null ? `${msgctxt}.${msgid}` : msgid || (msgctxt ?? '')),
-          limits,
-        );
+  // UTF-8 and ISO-8859-1 files are scanned and patched as bytes (po-bytes.ts), other charsets as text.
+  const wanted = ({ msgctxt, msgid }: EntryIdentity): boolean =>
+    named.has(flavour === 'bilingual' ? msgid : msgid && msgctxt !== null ? `${msgctxt}.${msgid}` : msgid || (msgctxt ?? ''));
+  const scanned = removals.length > 0 || !bytes ? null : scanPoBytes(current, wanted, limits);
+  const loaded = scanned ?? (removals.length > 0 ? loadPo(current, limits, true) : scanPo(current, wanted, limits));
   if (nothing) return current;
   const { document } = loaded;
   const index = new Map<string, number>();
@@ -185,8 +191,9 @@ export function writePo(current: Buffer, changes: StoreChanges, context: StoreWr
   }
   const header = headerReplacement(loaded, (existing) => saveHeaderChanges(existing, context));
   if (header.index >= 0) replacements.set(header.index, header.lines);
-  const text = assemble(document, replacements, header.index === -1 ? header.lines : [], appended);
-  return encodePo(text, loaded.encoding);
+  const prefix = header.index === -1 ? header.lines : [];
+  if (scanned) return assembleBytes(scanned.bytes, document, replacements, prefix, appended);
+  return encodePo(assemble(document, replacements, prefix, appended), loaded.encoding);
 }
 
 export { assemble as assemblePo };

@@ -115,8 +115,10 @@ function write(request: WriteRequest): void {
     reply({ id: request.id, type: 'written', content: null });
     return;
   }
-  // A fresh copy whose memory can be handed over to the main thread without copying it again.
-  const out = new Uint8Array(content);
+  // Handed over to the main thread without a copy (transfer). A Buffer that shares its memory with others
+  // (Node's pool of small buffers) is copied first: transferring that memory would take it from them.
+  const owns = content.byteOffset === 0 && content.byteLength === content.buffer.byteLength && content.buffer instanceof ArrayBuffer;
+  const out = owns ? new Uint8Array(content.buffer, 0, content.byteLength) : new Uint8Array(content);
   reply({ id: request.id, type: 'written', content: out }, [out.buffer as ArrayBuffer]);
 }
 

@@ -25,6 +25,22 @@ describe('ParserPool', () => {
     expect(outcome).toMatchObject({ duplicates: ['a.b'], duplicateCount: 1 });
   });
 
+  it('hands a large current file over to the worker when asked, and copies a small pooled one', async () => {
+    pool = new ParserPool({ workers: 1, memoryMb: 64 });
+    const context = { languageCode: 'cs', plural: { number: 1, formula: '0' } };
+    const update: UnitWrite[] = [{ context: 'k0', source: [], target: ['changed'], state: 'translated' }];
+    const large = json(Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}`, `value ${i}`])));
+    const expected = large.toString().replace('"k0":"value 0"', '"k0":"changed"');
+    const job = { mode: 'write' as const, update, add: [], remove: [], context, handOver: true };
+    const written = await pool.write('json', { ...job, current: large }, {});
+    expect(written?.toString()).toBe(expected);
+    expect(large.length).toBe(0); // the memory went to the worker
+    const small = Buffer.from('{"k0":"value 0"}');
+    expect(small.buffer.byteLength).toBeGreaterThan(small.length); // a view into Node's pool
+    expect((await pool.write('json', { ...job, current: small }, {}))?.toString()).toBe('{"k0":"changed"}');
+    expect(small.toString()).toBe('{"k0":"value 0"}');
+  });
+
   it('delivers large files whole, across several chunks', async () => {
     pool = new ParserPool({ workers: 1, memoryMb: 64 });
     const entries = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`key${i}`, `value ${i}`]));

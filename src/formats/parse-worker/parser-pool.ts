@@ -40,12 +40,19 @@ export interface WriteJob {
   add: readonly UnitWrite[];
   remove: readonly UnitKey[];
   context: StoreWriteContext;
+  /**
+   * Hand `current`'s memory over to the worker instead of copying it (the caller's Buffer is then empty).
+   * Only a Buffer that owns its whole ArrayBuffer is handed over (a pooled small Buffer is copied).
+   */
+  handOver?: boolean;
 }
 
 interface Job {
   id: number;
   /** Sent in order, one per event-loop turn. */
   messages: WorkerRequest[];
+  /** Memory the last message hands over to the worker (postMessage transfer list). */
+  transfer?: ArrayBuffer;
   units: StoreUnit[];
   resolve(result: ParseOutcome | Buffer | null): void;
   reject(error: Error): void;
@@ -85,7 +92,7 @@ export class ParserPool {
       }
       messages.push({ id, type: 'write', mode: job.mode, formatId, current: job.current, add: [...job.add], remove: [...job.remove], context: job.context, limits });
       return messages;
-    }) as Promise<Buffer | null>;
+    }, job.handOver ? ownedMemory(job.current) : undefined) as Promise<Buffer | null>;
   }
 
   /** Jobs being worked on and waiting. */
@@ -107,11 +114,11 @@ export class ParserPool {
     );
   }
 
-  private submit(messages: (id: number) => WorkerRequest[]): Promise<ParseOutcome | Buffer | null> {
+  private submit(messages: (id: number) => WorkerRequest[], transfer?: ArrayBuffer): Promise<ParseOutcome | Buffer | null> {
     if (this.closed) return Promise.reject(new Error(SHUT_DOWN));
     return new Promise<ParseOutcome | Buffer | null>((resolve, reject) => {
       const id = this.nextId++;
-      this.queue.push({ id, messages: messages(id), units: [], resolve, reject });
+      this.queue.push({ id, messages: messages(id), transfer, units: [], resolve, reject });
       this.dispatch();
     });
   }
@@ -163,10 +170,11 @@ export class ParserPool {
     slot.timer = setTimeout(() => {
       this.retire(slot, new FormatLimitError('time', `reading the file took longer than ${Math.round(timeoutMs / 1000)} s`));
     }, timeoutMs);
-    // Copied to the worker (structured clone): the caller keeps its buffers.
+    // Copied to the worker (structured clone): the caller keeps its buffers, except a handed-over `current`.
     const send = (index: number): void => {
       if (slot.job !== job) return; // retired meanwhile
-      slot.worker.postMessage(job.messages[index]);
+      const last = index === job.messages.length - 1;
+      slot.worker.postMessage(job.messages[index], last && job.transfer ? [job.transfer] : undefined);
       if (index + 1 < job.messages.length) setImmediate(() => send(index + 1));
     };
     send(0);
@@ -216,6 +224,12 @@ export class ParserPool {
     if (job && error) job.reject(error);
     this.dispatch();
   }
+}
+
+/** The ArrayBuffer `content` alone uses, which can be transferred; undefined for a view into shared memory. */
+function ownedMemory(content: Buffer | null): ArrayBuffer | undefined {
+  if (!content || !(content.buffer instanceof ArrayBuffer)) return undefined;
+  return content.byteOffset === 0 && content.byteLength === content.buffer.byteLength ? content.buffer : undefined;
 }
 
 function failure(reply: JobFailed): Error {
