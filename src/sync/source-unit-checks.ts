@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { effectiveFlags } from '../checks/check-list';
-import { CHECK_BATCH, storeNamedCheck } from './check-rows';
+import { CHECK_BATCH, lockUnits, storeNamedCheck } from './check-rows';
 
 // Weblate's batch source checks (checks-suggestions-search.md §1.6, §3.2), stored on source units:
 //   multiple_failures — the string's translations have active checks in at least two languages; re-evaluated
@@ -43,7 +43,7 @@ export async function refreshMultipleFailures(manager: EntityManager, sourceUnit
   const all = [...new Set(sourceUnitIds.map(String))].sort((a, b) => Number(a) - Number(b));
   for (let start = 0; start < all.length; start += CHECK_BATCH) {
     const ids = all.slice(start, start + CHECK_BATCH);
-    await manager.query('SELECT id FROM units WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE', [ids]);
+    await lockUnits(manager, ids);
     const rows: CandidateRow[] = await manager.query(
       `SELECT s.id, s.flags, s.extra_flags, c.check_flags, c.file_format,
               (SELECT count(DISTINCT t.language_id) FROM units u JOIN translations t ON t.id = u.translation_id
@@ -54,7 +54,7 @@ export async function refreshMultipleFailures(manager: EntityManager, sourceUnit
         WHERE s.id = ANY($1::bigint[])`,
       [ids],
     );
-    await storeNamedCheck(manager, 'multiple_failures', rows.map((row) => String(row.id)), failingIds(rows, 'multiple_failures'));
+    await storeNamedCheck(manager, 'multiple_failures', rows.map((row) => String(row.id)), failingIds(rows, 'multiple_failures'), { unitsLocked: true });
   }
 }
 

@@ -6,7 +6,7 @@ import { applyAutofixes } from '../checks/autofix';
 import type { Flags } from '../checks/flags';
 import { BATCH_SOURCE_CHECKS, runSourceChecks } from '../checks/source-checks';
 import { PLURAL_SEPARATOR } from '../common/text/word-count';
-import { CHECK_BATCH as BATCH, storeCheckResults } from './check-rows';
+import { CHECK_BATCH as BATCH, lockUnits, storeCheckResults } from './check-rows';
 import { refreshComponentSourceChecks, refreshMultipleFailures } from './source-unit-checks';
 
 // Checks of units (checks-suggestions-search.md §3): computed by the pure engines (src/checks: translation
@@ -166,10 +166,13 @@ async function recheckUnitsOnly(manager: EntityManager, unitIds: readonly string
   const flipped: string[] = [];
   for (let start = 0; start < all.length; start += BATCH) {
     const ids = all.slice(start, start + BATCH);
+    // Locked before reading: a concurrent edit of one of these units (or of a sibling in the batch) then
+    // either committed before the read or waits for this transaction, so the rows stored match the texts.
+    await lockUnits(manager, ids);
     const rows: CheckContextRow[] = await manager.query(`${CHECK_CONTEXT_SELECT} WHERE u.id = ANY($1::bigint[]) ORDER BY u.id`, [ids]);
     const others = await siblingTargets(manager, ids);
     const results = rows.map((row) => ({ unitId: row.id, names: failingChecks(row, others.get(row.id) ?? []) }));
-    flipped.push(...(await storeCheckResults(manager, results, BATCH_SOURCE_CHECKS)));
+    flipped.push(...(await storeCheckResults(manager, results, BATCH_SOURCE_CHECKS, { unitsLocked: true })));
   }
   return flipped;
 }
@@ -282,7 +285,7 @@ export async function prepareTranslations(
  */
 const STORE_UNIT_CHECKS = new PreparedStatement<{ source_unit_id: string | null }>(`
   WITH unit AS (
-    SELECT u.id, u.translation_id, u.source_unit_id, u.num_words, u.has_failing_check AS old FROM units u WHERE u.id = $1::bigint FOR UPDATE
+    SELECT u.id, u.translation_id, u.source_unit_id, u.num_words, u.has_failing_check AS old FROM units u WHERE u.id = $1::bigint FOR NO KEY UPDATE
   ), gone AS (
     DELETE FROM checks c WHERE c.unit_id = $1::bigint AND NOT (c.name = ANY($2::text[]))
   ), added AS (

@@ -20,6 +20,8 @@ export interface ContentOptions {
   /** Which unit indexes (0-based) are translated in the target languages; default every even index. */
   translated?: (index: number, languageCode: string) => boolean;
   project?: Partial<Project>;
+  /** An existing project to add the component to (instead of creating one from `project`). */
+  inProject?: Project;
   component?: Partial<Component>;
 }
 
@@ -54,7 +56,7 @@ export async function createTranslatedComponent(dataSource: DataSource, options:
   const unitCount = options.units ?? 4;
   const codes = options.languages ?? ['cs', 'de'];
   const translatedAt = options.translated ?? isEven;
-  const project = await createProject(dataSource, options.project);
+  const project = options.inProject ?? (await createProject(dataSource, options.project));
   const english = await createLanguage(dataSource, 'en');
   const component = await createComponent(dataSource, project, { sourceLanguageId: english.id, ...options.component });
   const strings = Array.from({ length: unitCount }, (_, index) => {

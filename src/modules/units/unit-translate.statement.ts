@@ -61,7 +61,7 @@ export const TRANSLATE_UNIT = new PreparedStatement<TranslateResult>(`
       FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
       JOIN languages l ON l.id = t.language_id
      WHERE u.id = $1
-       FOR UPDATE OF u
+       FOR NO KEY UPDATE OF u
   ), permitted AS (
     SELECT * FROM current
      WHERE current.state <> 100 AND (current.state <> 30 OR $5::boolean) AND NOT current.locked AND current.expected_forms = $6::int
