@@ -167,7 +167,11 @@ export class ChangeStreamService implements OnApplicationShutdown {
         if (!(await this.refreshCaller(reader))) return null;
         const position = decodeFeedPosition(session.position)!;
         const changes = await this.changes.readFeed(reader.selection, reader.caller, position, BATCH_SIZE);
-        const rows = changes.length === 0 ? [] : await this.changes.rowsByIds(changes.map((change) => change.id));
+        if (changes.length === 0) return { changes, rows: [] };
+        // The token is checked again after the read: one revoked while the batch was read (after the first
+        // check) must not be sent the changes committed after its revocation, which the read may include.
+        if (!(await this.refreshCaller(reader))) return null;
+        const rows = await this.changes.rowsByIds(changes.map((change) => change.id));
         return { changes, rows };
       });
       if (batch === null) return false;
