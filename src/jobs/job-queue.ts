@@ -246,7 +246,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     // Queues are created even when this instance does not work on them: pg-boss 10 drops jobs sent to a
     // queue that does not exist.
     for (const registration of this.registrations.values()) await this.activate(boss, registration);
-    for (const [name, cron] of this.schedules) await boss.schedule(name, cron, {}, { tz: 'UTC' });
+    for (const [name, cron] of this.schedules) await retryOnDeadlock(() => boss.schedule(name, cron, {}, { tz: 'UTC' }));
   }
 
   private async activate(boss: PgBoss, registration: Registration): Promise<void> {
@@ -257,8 +257,8 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     if (options.expireInSeconds !== undefined) queue.expireInSeconds = options.expireInSeconds;
     if (options.oneWaitingPerKey) queue.policy = 'short';
     // create_queue ignores an existing queue; updateQueue then applies the current options to it.
-    await boss.createQueue(name, queue);
-    await boss.updateQueue(name, queue);
+    await retryOnDeadlock(() => boss.createQueue(name, queue));
+    await retryOnDeadlock(() => boss.updateQueue(name, queue));
     if (this.options.work === false) return;
     await boss.work(name, { batchSize: 1 }, async (jobs: PgBoss.Job<unknown>[]) => {
       for (const job of jobs) {
@@ -305,5 +305,26 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
         return promise;
       },
     };
+  }
+}
+
+/** PostgreSQL's deadlock_detected: the statement was rolled back and may simply be run again. */
+const DEADLOCK_DETECTED = '40P01';
+
+/**
+ * Runs an idempotent pg-boss set-up call again when PostgreSQL picked it as a deadlock victim. Replicas
+ * starting together on a new database create the same queues at once, and pg-boss 10's create_queue (a row
+ * in pgboss.queue plus a partition table) can deadlock against itself: seen as a replica exiting with
+ * "deadlock detected" on start. The calls are idempotent (create_queue ignores an existing queue).
+ */
+export async function retryOnDeadlock<T>(call: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await call();
+    } catch (error) {
+      if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt >= attempts) throw error;
+      // A short random pause, so the processes that collided do not collide again in step.
+      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80 * attempt));
+    }
   }
 }
