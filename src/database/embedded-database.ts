@@ -4,6 +4,7 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { packageRoot } from '../formats/parse-worker/worker-script';
 import { acquireLock, EMBEDDED_LOCK_FILE } from './embedded-lock';
 
 /**
@@ -58,17 +59,6 @@ async function initializeDataDirectory(pgliteDir: string): Promise<void> {
     // Half a directory would make the next start fail differently: remove it so the next start retries.
     fs.rmSync(pgliteDir, { recursive: true, force: true });
     throw new Error(`Could not create the embedded database in ${pgliteDir}: ${stderr.trim() || `initdb exited with ${code}`}`);
-  }
-}
-
-/** The directory holding Glossa's package.json (and node_modules): from the compiled module, else the working directory. */
-function packageRoot(): string {
-  let dir = typeof __dirname === 'string' ? __dirname : process.cwd();
-  for (;;) {
-    const manifest = path.join(dir, 'package.json');
-    if (fs.existsSync(manifest) && (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: string }).name === 'glossa') return dir;
-    if (path.dirname(dir) === dir) return process.cwd();
-    dir = path.dirname(dir);
   }
 }
 

@@ -25,7 +25,7 @@ export function parseWorkerScript(): string {
 }
 
 /** The directory holding the package.json named "glossa" (Jest's rootDir when there is no `__dirname`). */
-function packageRoot(): string {
+export function packageRoot(): string {
   let dir = typeof __dirname === 'string' ? __dirname : process.cwd();
   for (;;) {
     try {
