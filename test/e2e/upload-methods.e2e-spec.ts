@@ -163,4 +163,43 @@ describe('upload methods and counters', () => {
     expect(await readFile(path.join(sandbox.clonePath, 'po/messages.pot'), 'utf8')).toBe(pot);
     expect(await readFile(path.join(sandbox.clonePath, 'po/cs.po'), 'utf8')).toBe(file);
   });
+
+  it('method=replace commits pending edits, makes the upload the file byte for byte, re-reads it and records 54', async () => {
+    // A pending edit: it must reach the history before the file is replaced (nothing acknowledged is lost).
+    const later = (await app.http().get('/api/translations/upm/po/cs/units/?q=source:Later').expect(200)).body.results[0];
+    await app.http().patch(`/api/units/${later.id}/`).set(...admin).send({ target: ['Později'], state: 20 }).expect(200);
+    const uploadsBefore = (await app.http().get('/api/translations/upm/po/cs/changes/?action=9').expect(200)).body.count;
+    const file = header(CS_PLURAL) + entry('Hello', 'Nazdar') + entry('Bye', 'Nashle') + '\n# kept as uploaded\nmsgid "Extra"\nmsgstr "Navíc"\n' + entry('Empty');
+    const response = await upload('po/cs', file, { method: 'replace' }).expect(200);
+    // Weblate's handle_replace: accepted = the translation's strings after the re-read, total = the file's.
+    expect(response.body).toEqual({ not_found: 0, skipped: 0, accepted: 4, total: 4, result: true, count: 4 });
+    expect((await units('po', 'cs')).map((unit) => [unit.source, unit.target, unit.state])).toEqual([
+      ['Hello', 'Nazdar', 20],
+      ['Bye', 'Nashle', 20],
+      ['Extra', 'Navíc', 20],
+      ['Empty', '', 0],
+    ]);
+    const replaced = await app.http().get('/api/translations/upm/po/cs/changes/?action=54').expect(200);
+    expect(replaced.body.count).toBe(1);
+    expect(replaced.body.results[0]).toMatchObject({ action: 54, action_name: 'Replaced file by upload', unit: null });
+    expect(new URL(replaced.body.results[0].user).pathname).toBe(new URL(replaced.body.results[0].author).pathname);
+    // No 9 "Translation uploaded" per string any more: the re-read records 59 for each string the file changed.
+    expect((await app.http().get('/api/translations/upm/po/cs/changes/?action=9').expect(200)).body.count).toBe(uploadsBefore);
+    const reread = (await app.http().get('/api/translations/upm/po/cs/changes/?action=59').expect(200)).body.results;
+    expect(reread.map((change: { target: string }) => change.target)).toContain('Nazdar');
+    // Pushed and cloned: the file is the upload's bytes, and the pending edit was committed before it.
+    expect((await app.http().post('/api/components/upm/po/repository/').set(...admin).send({ operation: 'push' }).expect(200)).body).toEqual({ result: true });
+    const clone = `${sandbox.clonePath}-replace`;
+    await sandbox.git(sandbox.root, ['clone', '--quiet', sandbox.upstream, clone]);
+    expect(await readFile(path.join(clone, 'po/cs.po'), 'utf8')).toBe(file);
+    expect(await sandbox.git(clone, ['log', '-p', '--format=%an', '-2', '--', 'po/cs.po'])).toContain('+msgstr "Později"');
+  });
+
+  it('method=replace refuses a file that does not read in the component format, changing nothing', async () => {
+    const before = [await units('po', 'cs'), await history('po')];
+    expect((await upload('po/cs', 'msgid "broken', { method: 'replace' }).expect(400)).body.file[0]).toMatch(/^Failed to parse uploaded file/);
+    // Another format is not tried for replace (Weblate loads the upload with the component's format only).
+    expect((await upload('po/cs', '{"hello": "Ahoj"}', { method: 'replace' }, 'cs.json').expect(400)).body.file[0]).toMatch(/^Failed to parse uploaded file/);
+    expect([await units('po', 'cs'), await history('po')]).toEqual(before);
+  });
 });
