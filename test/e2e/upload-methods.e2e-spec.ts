@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
@@ -135,18 +136,18 @@ describe('upload methods and counters', () => {
     expect((await upload('po/en', 'msgid "broken', { method: 'source' }, 'messages.pot').expect(400)).body.file[0]).toMatch(/^Failed to parse uploaded file/);
   });
 
-  it('method=source updates every translation file from a new POT, replaces new_base and records 74', async () => {
-    // No is gone from the template, Later is new; translations of the strings that stay are kept.
-    const pot = header(null) + entry('Hello') + entry('Bye') + entry('Yes') + entry('Thanks') + '\n#: src/later.c:3\nmsgid "Later"\nmsgstr ""\n';
+  it('method=source runs msgmerge over every translation file from a new POT, replaces new_base and records 74', async () => {
+    // No is gone from the template, Thanks became Thanks!, Later is new; translations of the strings that stay are kept.
+    const pot = header(null) + entry('Hello') + entry('Bye') + entry('Yes') + entry('Thanks!') + '\n#: src/later.c:3\nmsgid "Later"\nmsgstr ""\n';
     const response = await upload('po/en', pot, { method: 'source' }, 'messages.pot').expect(200);
     expect(response.body).toEqual({ not_found: 0, skipped: 0, accepted: 5, total: 5, result: true, count: 5 });
-    expect((await units('po', 'en')).map((unit) => unit.source).sort()).toEqual(['Bye', 'Hello', 'Later', 'Thanks', 'Yes']);
+    expect((await units('po', 'en')).map((unit) => unit.source).sort()).toEqual(['Bye', 'Hello', 'Later', 'Thanks!', 'Yes']);
     const cs = await units('po', 'cs');
     expect(cs.map((unit) => [unit.source, unit.target]).sort()).toEqual([
       ['Bye', 'Nashle'],
       ['Hello', 'Ahoj'],
       ['Later', ''],
-      ['Thanks', 'Díky'],
+      ['Thanks!', 'Díky'],
       ['Yes', 'Ano'],
     ]);
     const changes = await app.http().get('/api/components/upm/po/changes/?action=74').expect(200);
@@ -154,14 +155,26 @@ describe('upload methods and counters', () => {
       '/api/translations/upm/po/cs/',
       '/api/translations/upm/po/en/',
     ]);
+    // msgmerge's fuzzy matching: the changed string keeps the old translation, needs editing, and shows the old source.
+    const [thanks] = await db.query(
+      `SELECT u.state, u.previous_source FROM units u JOIN translations t ON t.id = u.translation_id JOIN languages l ON l.id = t.language_id
+         JOIN components c ON c.id = t.component_id WHERE c.slug = 'po' AND l.code = 'cs' AND u.source = 'Thanks!'`,
+    );
+    expect(thanks).toEqual({ state: 10, previous_source: 'Thanks' });
     const file = (await app.http().get('/api/translations/upm/po/cs/file/').set(...admin).expect(200)).text;
     expect(file).toContain('#: src/later.c:3\nmsgid "Later"\nmsgstr ""\n');
-    expect(file).not.toContain('msgid "No"');
+    expect(file).toContain('\n#, fuzzy\n#| msgid "Thanks"\nmsgid "Thanks!"\nmsgstr "Díky"\n');
+    // The string the POT dropped is kept as an obsolete entry, and is no string of the translation any more.
+    expect(file).toContain('\n#~ msgid "No"\n#~ msgstr "Ne"\n');
+    expect(cs.some((unit) => unit.source === 'No')).toBe(false);
     // Pushed and cloned: the upload replaced new_base byte for byte.
     expect((await app.http().post('/api/components/upm/po/repository/').set(...admin).send({ operation: 'push' }).expect(200)).body).toEqual({ result: true });
     await sandbox.git(sandbox.root, ['clone', '--quiet', sandbox.upstream, sandbox.clonePath]);
     expect(await readFile(path.join(sandbox.clonePath, 'po/messages.pot'), 'utf8')).toBe(pot);
     expect(await readFile(path.join(sandbox.clonePath, 'po/cs.po'), 'utf8')).toBe(file);
+    const checked = spawnSync('msgfmt', ['-c', '-o', '/dev/null', path.join(sandbox.clonePath, 'po/cs.po')], { encoding: 'utf8' });
+    // Accepted (exit 0); the fixture's short header only draws warnings about missing header fields.
+    expect([checked.status, checked.stderr.split('\n').filter((line) => line !== '' && !/header field '[\w-]+' missing in header/.test(line))]).toEqual([0, []]);
   });
 
   it('method=replace commits pending edits, makes the upload the file byte for byte, re-reads it and records 54', async () => {
