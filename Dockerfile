@@ -34,9 +34,10 @@ RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts \
 FROM ${NODE_IMAGE} AS runtime
 # git: components are real git repositories (clone, commit, push through the git binary).
 # ca-certificates and openssh-client: https:// and ssh:// repository URLs. tini: PID 1 that forwards
-# signals to node and reaps the git processes it spawns.
+# signals to node and reaps the git processes it spawns. gettext: msgmerge, which a `source` upload runs over
+# every PO file of the component, as Weblate does (src/sync/po-msgmerge.ts).
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends git ca-certificates openssh-client tini \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends git ca-certificates openssh-client tini gettext \
  && rm -rf /var/lib/apt/lists/*
 
 ENV NODE_ENV=production \

@@ -2006,7 +2006,7 @@ export interface components {
         ComponentAlertResponse: {
             /** @description Weblate alert name, e.g. `ParseError` */
             name: string;
-            /** @description For ParseError: `{"occurrences": [{"filename", "line", "error"}]}`; `line` is null when the problem is not at a line */
+            /** @description For ParseError: `{"occurrences": [{"filename", "line", "error"}]}`; `line` is null when the problem is not at a line. For DuplicateString: `{"occurrences": [{"language_code", "source", "unit_pk", "filename", "context"}]}`, the kept unit's source and id (`""`/null when the context does not name one unit) */
             details: {
                 [key: string]: unknown;
             };

@@ -26,18 +26,31 @@ export function failureLine(message: string): number | null {
 }
 
 /** Rewrites the component's ParseError alert from one scan's failures (none: the alert goes). */
-export async function updateParseErrorAlert(dataSource: DataSource, component: { id: number; projectId: number }, failures: readonly FileFailure[]): Promise<void> {
-  if (failures.length === 0) {
-    await dataSource.query('DELETE FROM component_alerts WHERE component_id = $1 AND name = $2', [component.id, ALERT_PARSE_ERROR]);
+export async function updateParseErrorAlert(dataSource: DataSource, component: AlertedComponent, failures: readonly FileFailure[]): Promise<void> {
+  const details = failures.length === 0 ? null : { occurrences: failures.map((failure) => ({ filename: failure.filename, line: failure.line, error: failure.error })) };
+  await writeComponentAlert(dataSource, component, ALERT_PARSE_ERROR, details);
+}
+
+export interface AlertedComponent {
+  id: number;
+  projectId: number;
+}
+
+/**
+ * Sets the component's alert `name` to `details`, or removes it when `details` is null. An alert that did
+ * not exist yet records 47 "New alert" (Weblate's Alert post-save); one still present is updated in place.
+ */
+export async function writeComponentAlert(dataSource: DataSource, component: AlertedComponent, name: string, details: Record<string, unknown> | null): Promise<void> {
+  if (details === null) {
+    await dataSource.query('DELETE FROM component_alerts WHERE component_id = $1 AND name = $2', [component.id, name]);
     return;
   }
-  const details = { occurrences: failures.map((failure) => ({ filename: failure.filename, line: failure.line, error: failure.error })) };
   await dataSource.transaction(async (manager) => {
     const [{ created }]: Array<{ created: boolean }> = await manager.query(
       `INSERT INTO component_alerts (component_id, name, details) VALUES ($1, $2, $3::jsonb)
        ON CONFLICT (component_id, name) DO UPDATE SET details = EXCLUDED.details, updated = now()
        RETURNING (xmax = 0) AS created`,
-      [component.id, ALERT_PARSE_ERROR, JSON.stringify(details)],
+      [component.id, name, JSON.stringify(details)],
     );
     if (!created) return;
     await recordChanges(manager, [
@@ -51,7 +64,7 @@ export async function updateParseErrorAlert(dataSource: DataSource, component: {
         userId: null,
         authorId: null,
         target: '',
-        details: { alert: ALERT_PARSE_ERROR },
+        details: { alert: name },
       },
     ]);
   });

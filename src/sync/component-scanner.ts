@@ -16,6 +16,7 @@ import { ignoreProgress, type SyncProgressListener } from './sync-progress';
 import { refreshTranslationStatistics } from './translation-statistics';
 import { bilingualSourceStrings } from './bilingual-sources';
 import { failureLine, updateParseErrorAlert, type FileFailure } from './component-alerts';
+import { DuplicateFindings, updateDuplicateStringAlert } from './duplicate-string-alert';
 import { bilingualDrafts, mapInSlices, sourceDrafts, stateRules, templateStrings, translationDrafts, unitsByContext, type StateRules, type TemplateString, type UnitDraft } from './unit-drafts';
 import { ACTION_NEW_SOURCE, ACTION_NEW_STRING } from '../modules/changes/change-actions';
 import { applyUnitSyncPlan, loadStoredUnits, loadUnitIdsByHash, type NewUnitHistory } from './unit-store';
@@ -120,7 +121,9 @@ export class ComponentScanner {
     };
     const files = await this.translationFiles(component, repository, warn);
     const failures: FileFailure[] = [];
-    const setup = await this.setup(component, repository, files, warn).catch(async (error: unknown) => {
+    // Every file this scan parses, with the entries it skipped as duplicates (the DuplicateString alert).
+    const duplicates = new DuplicateFindings();
+    const setup = await this.setup(component, repository, files, warn, duplicates).catch(async (error: unknown) => {
       // The template cannot be read: nothing is imported, the alert names it.
       if (error instanceof ComponentScanError && error.failure) await updateParseErrorAlert(this.dataSource, component, [error.failure]);
       throw error;
@@ -147,7 +150,7 @@ export class ComponentScanner {
         if (known && known.revision === read.revision && !options.force && !(file.isSource && !setup.monolingual)) {
           keptIds.push(known.id);
         } else {
-          const { drafts, plural } = await this.drafts(setup, file, read.content, warn);
+          const { drafts, plural } = await this.drafts(setup, file, read.content, warn, duplicates);
           keptIds.push(await this.syncTranslation(component, file, read.revision, drafts, source, plural));
           rescanned += 1;
         }
@@ -170,6 +173,8 @@ export class ComponentScanner {
       [component.id],
     );
     await updateParseErrorAlert(this.dataSource, component, failures);
+    const present = new Set([...files.map((file) => file.filename), component.template, component.intermediate, component.newBase].filter((name) => name));
+    await updateDuplicateStringAlert(this.dataSource, component, duplicates, present);
     // The deferred project-wide pass of `inconsistent` (Weblate's batch checks, §3.2): only strings another
     // component of the project shares.
     if (rescanned > 0) await this.dataSource.transaction(async (manager) => recheckUnits(manager, await unitsWithSiblings(manager, component.id)));
@@ -189,7 +194,7 @@ export class ComponentScanner {
   }
 
   /** The format and the source strings: the template's (monolingual) or the files' own (bilingual). */
-  private async setup(component: ScannableComponent, repository: GitRepository, files: readonly TranslationFile[], warn: (line: string) => void): Promise<ScanSetup> {
+  private async setup(component: ScannableComponent, repository: GitRepository, files: readonly TranslationFile[], warn: (line: string) => void, duplicates: DuplicateFindings): Promise<ScanSetup> {
     const format = this.formatOf(component);
     const monolingual = usesTemplate(format, component.template);
     const rules = stateRules(format.id, component.project.translationReview);
@@ -198,16 +203,20 @@ export class ComponentScanner {
       const strings = await bilingualSourceStrings(files, sourceCode, {
         newBase: component.newBase ? () => this.readTemplate(component.newBase, repository) : null,
         read: (file) => this.readTranslationFile(repository, file.filename),
-        parse: (content, file) => this.parser.parse(format, content, file?.language.code ?? sourceCode).then((outcome) => outcome.units),
+        parse: async (content, file) => {
+          const outcome = await this.parser.parse(format, content, file?.language.code ?? sourceCode);
+          duplicates.record(file?.filename ?? component.newBase, file?.language.code ?? sourceCode, outcome.duplicates);
+          return outcome.units;
+        },
         skippable: (error) => error instanceof SkippedFileError || error instanceof FormatParseError,
       });
       return { format, monolingual, rules, strings, templateBlob: '', templateContent: null };
     }
     const templateContent = await this.readTemplate(component.template, repository);
-    const templateUnits = await this.parseIndispensable(format, templateContent, component.template, sourceCode, warn);
+    const templateUnits = await this.parseIndispensable(format, templateContent, component.template, sourceCode, warn, duplicates);
     // Weblate's intermediate file: the source text shown to translators, keyed like the template.
     const intermediate = component.intermediate
-      ? unitsByContext(await this.parseIndispensable(format, await this.readTemplate(component.intermediate, repository), component.intermediate, sourceCode, warn))
+      ? unitsByContext(await this.parseIndispensable(format, await this.readTemplate(component.intermediate, repository), component.intermediate, sourceCode, warn, duplicates))
       : undefined;
     const strings = await mapInSlices(templateUnits, (slice) => templateStrings(slice, sourceCode, intermediate));
     return { format, monolingual, rules, strings, templateBlob: gitBlobHash(templateContent), templateContent };
@@ -254,9 +263,9 @@ export class ComponentScanner {
   }
 
   /** The units of the template (or intermediate); one that cannot be parsed stops the scan. */
-  private async parseIndispensable(format: FileFormat, content: Buffer, filename: string, languageCode: string, warn: (line: string) => void) {
+  private async parseIndispensable(format: FileFormat, content: Buffer, filename: string, languageCode: string, warn: (line: string) => void, duplicates: DuplicateFindings) {
     try {
-      return (await this.parse(format, content, filename, languageCode, warn)).units;
+      return (await this.parse(format, content, filename, languageCode, warn, duplicates)).units;
     } catch (error) {
       if (error instanceof SkippedFileError) throw new ComponentScanError(error.message, error.failure);
       throw error;
@@ -264,9 +273,10 @@ export class ComponentScanner {
   }
 
   /** Parses a file in the parse worker; a bad file or one past a limit is a SkippedFileError naming it and the problem. */
-  private async parse(format: FileFormat, content: Buffer, filename: string, languageCode: string, warn: (line: string) => void): Promise<ParseOutcome> {
+  private async parse(format: FileFormat, content: Buffer, filename: string, languageCode: string, warn: (line: string) => void, duplicates: DuplicateFindings): Promise<ParseOutcome> {
     try {
       const outcome = await this.parser.parse(format, content, languageCode);
+      duplicates.record(filename, languageCode, outcome.duplicates);
       for (const context of outcome.duplicates) warn(`${filename}: duplicate string "${context}" skipped`);
       const unreported = outcome.duplicateCount - outcome.duplicates.length;
       if (unreported > 0) warn(`${filename}: ${unreported} more duplicate strings skipped`);
@@ -280,9 +290,9 @@ export class ComponentScanner {
     }
   }
 
-  private async drafts(setup: ScanSetup, file: TranslationFile, content: Buffer | null, warn: (line: string) => void): Promise<{ drafts: UnitDraft[]; plural?: PluralDeclaration }> {
+  private async drafts(setup: ScanSetup, file: TranslationFile, content: Buffer | null, warn: (line: string) => void, duplicates: DuplicateFindings): Promise<{ drafts: UnitDraft[]; plural?: PluralDeclaration }> {
     if (file.isSource || content === null) return { drafts: await mapInSlices(setup.strings, sourceDrafts) };
-    const outcome = await this.parse(setup.format, content, file.filename, file.language.code, warn);
+    const outcome = await this.parse(setup.format, content, file.filename, file.language.code, warn, duplicates);
     const sourceCode = file.sourceLanguageCode;
     // The file's own plural (PO Plural-Forms), else the one the format derives from the language (stringsdict).
     const languagePlural = file.language.plural;

@@ -5,20 +5,24 @@ import { FormatParseError, FormatWriteError } from '../formats/format';
 import { PLURAL_SEPARATOR, type StoreUnit, type UnitKey, type UnitWrite } from '../formats/store';
 import { recordChanges } from '../modules/changes/change-recorder';
 import { GitCommandError } from '../vcs/git-runner';
+import { msgmerge, msgmergeAvailable, MsgmergeError } from './po-msgmerge';
 import { UnsafePathError } from '../vcs/safe-path';
 import { authorIdentity } from './commit-context';
 import { ComponentScanError, ComponentScanner } from './component-scanner';
 import { WriteBackError, WriteBackService, type OperationOutcome } from './write-back.service';
 
 // Upload `method=source` (weblate-api.md §10.8, formats.md §5): the uploaded file is the component's new
-// template (a POT) and every translation file is brought in line with it, as Weblate's handle_source runs
-// `msgmerge --previous` over each file: pending changes are committed first, strings the template lacks
-// leave the files, strings it adds join them untranslated (with the template's notes, flags and locations),
-// the upload replaces `new_base` when the component has one, everything goes in one commit with
-// `add_message`, and the component is read again. Each translation then records 74 "Translation updated by
-// source upload". Differences from msgmerge (documented in README): no fuzzy matching of changed strings,
-// removed strings are dropped rather than kept as obsolete `#~` entries, and the entries a file keeps keep
-// their own comments and references.
+// template (a POT) and every translation file is brought in line with it, as Weblate's handle_source does:
+// pending changes are committed first, each file is run through `msgmerge --previous` (po-msgmerge.ts: the
+// template's entries and comments, changed strings fuzzy with their previous msgid, dropped strings kept as
+// obsolete `#~` entries), the upload replaces `new_base` when the component has one, everything goes in one
+// commit with `add_message`, and the component is read again. Each translation then records 74 "Translation
+// updated by source upload". Every file is merged before any is written, so a failure leaves the working
+// copy as it was.
+//
+// Without a msgmerge binary (gettext not installed) the files are patched instead: strings the template
+// lacks leave the files, strings it adds join them untranslated (with the template's notes, flags and
+// locations); no fuzzy matching, no obsolete entries, and kept entries keep their own comments.
 
 export const ACTION_SOURCE_UPLOAD = 74;
 
@@ -53,10 +57,16 @@ export class SourceUploadService {
           [component.id],
         );
         const author = await authorIdentity(this.dataSource.manager, actorId);
-        const files: string[] = [];
+        const merge = format.id === 'po' && (await msgmergeAvailable());
+        const updated = new Map<string, Buffer>();
         for (const translation of translations) {
           const current = await this.writeBack.readWithinLimit(repository, translation.filename);
           if (current === null) continue;
+          if (merge) {
+            const merged = await msgmerge(current, content);
+            if (!merged.equals(current)) updated.set(translation.filename, merged);
+            continue;
+          }
           const units = (await this.parser.parse(format, current, translation.code)).units;
           const present = new Set(units.map(key));
           const remove: UnitKey[] = units.filter((unit) => !wanted.has(key(unit))).map((unit) => ({ context: unit.context, source: unit.source }));
@@ -73,8 +83,12 @@ export class SourceUploadService {
               location: unit.location,
             }));
           if (remove.length === 0 && add.length === 0) continue;
-          await repository.writeFile(translation.filename, await this.parser.write(format, current, { update: [], add, remove }, context));
-          files.push(translation.filename);
+          updated.set(translation.filename, await this.parser.write(format, current, { update: [], add, remove }, context));
+        }
+        const files: string[] = [];
+        for (const [filename, bytes] of updated) {
+          await repository.writeFile(filename, bytes);
+          files.push(filename);
         }
         if (component.newBase) {
           await repository.writeFile(component.newBase, content);
@@ -109,7 +123,8 @@ export class SourceUploadService {
     } catch (error) {
       if (
         error instanceof GitCommandError || error instanceof ComponentScanError || error instanceof WriteBackError ||
-        error instanceof FormatParseError || error instanceof FormatWriteError || error instanceof UnsafePathError
+        error instanceof FormatParseError || error instanceof FormatWriteError || error instanceof UnsafePathError ||
+        error instanceof MsgmergeError
       ) {
         this.logger.warn(`source upload on component ${componentId} failed: ${error.message}`);
         return { result: false, detail: error.message };

@@ -9,6 +9,7 @@ import { DemoSeeder } from './demo-seeder';
 import { PullTaskScheduler } from './pull-task.scheduler';
 import { RemovalTaskScheduler } from './removal-task.scheduler';
 import { RepositoryOperationsService } from './repository-operations.service';
+import { ReplaceUploadService } from './replace-upload.service';
 import { SourceUploadService } from './source-upload.service';
 import { WorkingCopyService } from './working-copy.service';
 import { WriteBackService } from './write-back.service';
@@ -20,7 +21,7 @@ import { WriteBackService } from './write-back.service';
  */
 @Module({
   imports: [FormatsModule],
-  providers: [WorkingCopyService, ComponentScanner, ComponentImportService, ComponentTaskScheduler, ComponentRecheckScheduler, DemoSeeder, WriteBackService, RepositoryOperationsService, CommitPendingScheduler, RemovalTaskScheduler, PullTaskScheduler, SourceUploadService],
-  exports: [ComponentImportService, ComponentTaskScheduler, ComponentRecheckScheduler, DemoSeeder, WorkingCopyService, WriteBackService, RepositoryOperationsService, CommitPendingScheduler, RemovalTaskScheduler, PullTaskScheduler, SourceUploadService],
+  providers: [WorkingCopyService, ComponentScanner, ComponentImportService, ComponentTaskScheduler, ComponentRecheckScheduler, DemoSeeder, WriteBackService, RepositoryOperationsService, CommitPendingScheduler, RemovalTaskScheduler, PullTaskScheduler, SourceUploadService, ReplaceUploadService],
+  exports: [ComponentImportService, ComponentTaskScheduler, ComponentRecheckScheduler, DemoSeeder, WorkingCopyService, WriteBackService, RepositoryOperationsService, CommitPendingScheduler, RemovalTaskScheduler, PullTaskScheduler, SourceUploadService, ReplaceUploadService],
 })
 export class SyncModule {}

@@ -51,7 +51,7 @@ const goI18nV2Row: FormatRow = {
   template: 'sources/en.json',
   units: [
     { context: 'hello', source: ['Hello {{.Name}}'], target: ['Ahoj {{.Name}}'], state: 20 },
-    { context: 'cats', source: ['{{.Count}} cat', '{{.Count}} cats'], target: [''], state: 0 },
+    { context: 'cats', source: ['{{.Count}} cat', '{{.Count}} cats'], target: ['', '', ''], state: 0 },
     { context: 'bye', source: ['Bye'], target: [''], state: 0 },
   ],
   translate: { context: 'cats', target: ['{{.Count}} kočka', '{{.Count}} kočky', '{{.Count}} koček'] },

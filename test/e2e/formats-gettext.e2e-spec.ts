@@ -20,7 +20,7 @@ const poRow: FormatRow = {
   newBase: 'po/app.pot',
   units: [
     { context: '', source: ['Hello'], target: ['Ahoj'], state: 20 },
-    { context: '', source: ['%d file', '%d files'], target: [''], state: 0 },
+    { context: '', source: ['%d file', '%d files'], target: ['', '', ''], state: 0 },
     { context: '', source: ['Tab\there'], target: ['Tab\tzde'], state: 10 },
   ],
   translate: { context: '', source: '%d file\u001e\u001e%d files', target: ['%d soubor', '%d soubory', '%d souborů'] },
@@ -48,7 +48,7 @@ const poMonoRow: FormatRow = {
   template: 'po/en.po',
   units: [
     { context: 'hello', source: ['Hello "you"'], target: ['Ahoj "ty"'], state: 20 },
-    { context: 'files', source: ['%d file', '%d files'], target: [''], state: 0 },
+    { context: 'files', source: ['%d file', '%d files'], target: ['', '', ''], state: 0 },
   ],
   translate: { context: 'files', target: ['%d soubor', '%d soubory', '%d souborů'] },
   add: { key: 'bye', value: ['Bye'] },

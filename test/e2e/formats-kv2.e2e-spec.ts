@@ -86,7 +86,7 @@ const laravelRow: FormatRow = {
   // translate-toolkit's key paths (formats.md §3.15); `a|b` is a plural of two forms.
   units: [
     { context: "return[]->'hello'", source: ['Hello'], target: ['Ahoj'], state: 20 },
-    { context: "return[]->'apples'", source: ['There is one apple', 'There are many apples'], target: [''], state: 0 },
+    { context: "return[]->'apples'", source: ['There is one apple', 'There are many apples'], target: ['', '', ''], state: 0 },
     { context: "return[]->'nested'[]->'bye'", source: ['Bye\tnow'], target: [''], state: 0 },
   ],
   translate: { context: "return[]->'apples'", target: ['Jedno jablko', 'Pár jablek', 'Mnoho jablek'] },

@@ -57,7 +57,7 @@ const aresourceRow: FormatRow = {
   template: 'sources/strings.xml',
   units: [
     { context: 'hello', source: ["Hello's world"], target: ['Ahoj světe'], state: 20 },
-    { context: 'files', source: ['%d file', '%d files'], target: [''], state: 0 },
+    { context: 'files', source: ['%d file', '%d files'], target: ['', '', ''], state: 0 },
     // translatable="false": read-only (formats.md §3.3).
     { context: 'app', source: ['App'], target: [''], state: 100 },
   ],

@@ -14,7 +14,7 @@ const i18nextRow: FormatRow = {
   template: 'sources/en.json',
   units: [
     { context: 'hello', source: ['Hello {{name}}'], target: ['Ahoj {{name}}'], state: 20 },
-    { context: 'file', source: ['{{count}} file', '{{count}} files'], target: [''], state: 0 },
+    { context: 'file', source: ['{{count}} file', '{{count}} files'], target: ['', '', ''], state: 0 },
   ],
   translate: { context: 'file', target: ['{{count}} soubor', '{{count}} soubory', '{{count}} souborů'] },
   add: { key: 'bye', value: ['Bye'] },
@@ -98,7 +98,7 @@ const rubyYamlRow: FormatRow = {
   template: 'sources/en.yml',
   units: [
     { context: 'hello', source: ['Hello'], target: ['Ahoj'], state: 20 },
-    { context: 'files', source: ['%{count} file', '%{count} files'], target: [''], state: 0 },
+    { context: 'files', source: ['%{count} file', '%{count} files'], target: ['', '', ''], state: 0 },
   ],
   translate: { context: 'files', target: ['%{count} soubor', '%{count} soubory', '%{count} souborů'] },
   add: { key: 'menu', value: ['File'] },

@@ -13,7 +13,7 @@ const i18nextV4Row: FormatRow = {
   template: 'sources/en.json',
   units: [
     { context: 'hello', source: ['Hello {{name}}'], target: ['Ahoj {{name}}'], state: 20 },
-    { context: 'file', source: ['{{count}} file', '{{count}} files'], target: [''], state: 0 },
+    { context: 'file', source: ['{{count}} file', '{{count}} files'], target: ['', '', ''], state: 0 },
   ],
   translate: { context: 'file', target: ['{{count}} soubor', '{{count}} soubory', '{{count}} souborů'] },
   add: { key: 'bye', value: ['Bye'] },

@@ -23,7 +23,7 @@ const poxliffRow: FormatRow = {
   // poxliff strings are plain text (entities decoded); the plural group is one unit (formats.md §3.2).
   units: [
     { context: 'app.po///1', source: ['Hello & welcome'], target: ['Ahoj & vítej'], state: 20 },
-    { context: 'app.po///2', source: ['%d file', '%d files'], target: [''], state: 0 },
+    { context: 'app.po///2', source: ['%d file', '%d files'], target: ['', '', ''], state: 0 },
     { context: 'app.po///3', source: ['Bye'], target: [''], state: 0 },
   ],
   translate: { context: 'app.po///2', target: ['%d soubor', '%d soubory', '%d souborů'] },
@@ -74,7 +74,7 @@ const tsRow: FormatRow = {
   // A numerus source `X(s)` is shown as two forms; `unfinished` with text is needs editing (formats.md §3.16).
   units: [
     { context: 'Main', source: ['Open & close'], target: ['Otevřít & zavřít'], state: 20 },
-    { context: 'Main', source: ['%n file', '%n files'], target: [''], state: 0 },
+    { context: 'Main', source: ['%n file', '%n files'], target: ['', '', ''], state: 0 },
     { context: 'Main', source: ['Save'], target: ['Uložit'], state: 10 },
   ],
   translate: { context: 'Main', source: '%n file\u001e\u001e%n files', target: ['%n soubor', '%n soubory', '%n souborů'] },
@@ -117,7 +117,7 @@ const stringsdictRow: FormatRow = {
     { context: 'files_count', source: ['%#@files@'], target: ['%#@files@'], state: 20 },
     { context: 'files_count:files', source: ['', '%d file', '%d files'], target: ['', '%d soubor', '%d soubory', '%d souborů'], state: 20 },
     { context: 'days_left', source: ['%#@days@'], target: [''], state: 0 },
-    { context: 'days_left:days', source: ['', '%d day & night', '%d days'], target: [''], state: 0 },
+    { context: 'days_left:days', source: ['', '%d day & night', '%d days'], target: ['', '', '', ''], state: 0 },
   ],
   translate: { context: 'days_left:days', target: ['', '%d den & noc', '%d dny', '%d dní'] },
   // The entry cs lacked is added with the template's format key and value type; the empty zero form is left

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
@@ -135,18 +136,18 @@ describe('upload methods and counters', () => {
     expect((await upload('po/en', 'msgid "broken', { method: 'source' }, 'messages.pot').expect(400)).body.file[0]).toMatch(/^Failed to parse uploaded file/);
   });
 
-  it('method=source updates every translation file from a new POT, replaces new_base and records 74', async () => {
-    // No is gone from the template, Later is new; translations of the strings that stay are kept.
-    const pot = header(null) + entry('Hello') + entry('Bye') + entry('Yes') + entry('Thanks') + '\n#: src/later.c:3\nmsgid "Later"\nmsgstr ""\n';
+  it('method=source runs msgmerge over every translation file from a new POT, replaces new_base and records 74', async () => {
+    // No is gone from the template, Thanks became Thanks!, Later is new; translations of the strings that stay are kept.
+    const pot = header(null) + entry('Hello') + entry('Bye') + entry('Yes') + entry('Thanks!') + '\n#: src/later.c:3\nmsgid "Later"\nmsgstr ""\n';
     const response = await upload('po/en', pot, { method: 'source' }, 'messages.pot').expect(200);
     expect(response.body).toEqual({ not_found: 0, skipped: 0, accepted: 5, total: 5, result: true, count: 5 });
-    expect((await units('po', 'en')).map((unit) => unit.source).sort()).toEqual(['Bye', 'Hello', 'Later', 'Thanks', 'Yes']);
+    expect((await units('po', 'en')).map((unit) => unit.source).sort()).toEqual(['Bye', 'Hello', 'Later', 'Thanks!', 'Yes']);
     const cs = await units('po', 'cs');
     expect(cs.map((unit) => [unit.source, unit.target]).sort()).toEqual([
       ['Bye', 'Nashle'],
       ['Hello', 'Ahoj'],
       ['Later', ''],
-      ['Thanks', 'Díky'],
+      ['Thanks!', 'Díky'],
       ['Yes', 'Ano'],
     ]);
     const changes = await app.http().get('/api/components/upm/po/changes/?action=74').expect(200);
@@ -154,13 +155,64 @@ describe('upload methods and counters', () => {
       '/api/translations/upm/po/cs/',
       '/api/translations/upm/po/en/',
     ]);
+    // msgmerge's fuzzy matching: the changed string keeps the old translation, needs editing, and shows the old source.
+    const [thanks] = await db.query(
+      `SELECT u.state, u.previous_source FROM units u JOIN translations t ON t.id = u.translation_id JOIN languages l ON l.id = t.language_id
+         JOIN components c ON c.id = t.component_id WHERE c.slug = 'po' AND l.code = 'cs' AND u.source = 'Thanks!'`,
+    );
+    expect(thanks).toEqual({ state: 10, previous_source: 'Thanks' });
     const file = (await app.http().get('/api/translations/upm/po/cs/file/').set(...admin).expect(200)).text;
     expect(file).toContain('#: src/later.c:3\nmsgid "Later"\nmsgstr ""\n');
-    expect(file).not.toContain('msgid "No"');
+    expect(file).toContain('\n#, fuzzy\n#| msgid "Thanks"\nmsgid "Thanks!"\nmsgstr "Díky"\n');
+    // The string the POT dropped is kept as an obsolete entry, and is no string of the translation any more.
+    expect(file).toContain('\n#~ msgid "No"\n#~ msgstr "Ne"\n');
+    expect(cs.some((unit) => unit.source === 'No')).toBe(false);
     // Pushed and cloned: the upload replaced new_base byte for byte.
     expect((await app.http().post('/api/components/upm/po/repository/').set(...admin).send({ operation: 'push' }).expect(200)).body).toEqual({ result: true });
     await sandbox.git(sandbox.root, ['clone', '--quiet', sandbox.upstream, sandbox.clonePath]);
     expect(await readFile(path.join(sandbox.clonePath, 'po/messages.pot'), 'utf8')).toBe(pot);
     expect(await readFile(path.join(sandbox.clonePath, 'po/cs.po'), 'utf8')).toBe(file);
+    const checked = spawnSync('msgfmt', ['-c', '-o', '/dev/null', path.join(sandbox.clonePath, 'po/cs.po')], { encoding: 'utf8' });
+    // Accepted (exit 0); the fixture's short header only draws warnings about missing header fields.
+    expect([checked.status, checked.stderr.split('\n').filter((line) => line !== '' && !/header field '[\w-]+' missing in header/.test(line))]).toEqual([0, []]);
+  });
+
+  it('method=replace commits pending edits, makes the upload the file byte for byte, re-reads it and records 54', async () => {
+    // A pending edit: it must reach the history before the file is replaced (nothing acknowledged is lost).
+    const later = (await app.http().get('/api/translations/upm/po/cs/units/?q=source:Later').expect(200)).body.results[0];
+    await app.http().patch(`/api/units/${later.id}/`).set(...admin).send({ target: ['Později'], state: 20 }).expect(200);
+    const uploadsBefore = (await app.http().get('/api/translations/upm/po/cs/changes/?action=9').expect(200)).body.count;
+    const file = header(CS_PLURAL) + entry('Hello', 'Nazdar') + entry('Bye', 'Nashle') + '\n# kept as uploaded\nmsgid "Extra"\nmsgstr "Navíc"\n' + entry('Empty');
+    const response = await upload('po/cs', file, { method: 'replace' }).expect(200);
+    // Weblate's handle_replace: accepted = the translation's strings after the re-read, total = the file's.
+    expect(response.body).toEqual({ not_found: 0, skipped: 0, accepted: 4, total: 4, result: true, count: 4 });
+    expect((await units('po', 'cs')).map((unit) => [unit.source, unit.target, unit.state])).toEqual([
+      ['Hello', 'Nazdar', 20],
+      ['Bye', 'Nashle', 20],
+      ['Extra', 'Navíc', 20],
+      ['Empty', '', 0],
+    ]);
+    const replaced = await app.http().get('/api/translations/upm/po/cs/changes/?action=54').expect(200);
+    expect(replaced.body.count).toBe(1);
+    expect(replaced.body.results[0]).toMatchObject({ action: 54, action_name: 'Replaced file by upload', unit: null });
+    expect(new URL(replaced.body.results[0].user).pathname).toBe(new URL(replaced.body.results[0].author).pathname);
+    // No 9 "Translation uploaded" per string any more: the re-read records 59 for each string the file changed.
+    expect((await app.http().get('/api/translations/upm/po/cs/changes/?action=9').expect(200)).body.count).toBe(uploadsBefore);
+    const reread = (await app.http().get('/api/translations/upm/po/cs/changes/?action=59').expect(200)).body.results;
+    expect(reread.map((change: { target: string }) => change.target)).toContain('Nazdar');
+    // Pushed and cloned: the file is the upload's bytes, and the pending edit was committed before it.
+    expect((await app.http().post('/api/components/upm/po/repository/').set(...admin).send({ operation: 'push' }).expect(200)).body).toEqual({ result: true });
+    const clone = `${sandbox.clonePath}-replace`;
+    await sandbox.git(sandbox.root, ['clone', '--quiet', sandbox.upstream, clone]);
+    expect(await readFile(path.join(clone, 'po/cs.po'), 'utf8')).toBe(file);
+    expect(await sandbox.git(clone, ['log', '-p', '--format=%an', '-2', '--', 'po/cs.po'])).toContain('+msgstr "Později"');
+  });
+
+  it('method=replace refuses a file that does not read in the component format, changing nothing', async () => {
+    const before = [await units('po', 'cs'), await history('po')];
+    expect((await upload('po/cs', 'msgid "broken', { method: 'replace' }).expect(400)).body.file[0]).toMatch(/^Failed to parse uploaded file/);
+    // Another format is not tried for replace (Weblate loads the upload with the component's format only).
+    expect((await upload('po/cs', '{"hello": "Ahoj"}', { method: 'replace' }, 'cs.json').expect(400)).body.file[0]).toMatch(/^Failed to parse uploaded file/);
+    expect([await units('po', 'cs'), await history('po')]).toEqual(before);
   });
 });

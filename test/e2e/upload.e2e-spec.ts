@@ -99,10 +99,15 @@ describe('translation file upload', () => {
   });
 
   it('replaces the whole translation with method=replace', async () => {
-    const response = await upload('{"hello": "Ahoj", "yes": "Ano"}', { method: 'replace' }).expect(200);
-    // Weblate's handle_replace: accepted = the translation's strings after it, total = the file's entries.
-    expect(response.body).toEqual({ not_found: 0, skipped: 0, accepted: 4, total: 2, result: true, count: 2 });
+    const response = await upload('{"hello": "Ahoj", "yes": "Ano"}\n', { method: 'replace' }).expect(200);
+    // Weblate's handle_replace: accepted = the translation's strings after the re-read, total = the strings of
+    // the file read against the template (Weblate's load_store passes the template: its 4 strings).
+    expect(response.body).toEqual({ not_found: 0, skipped: 0, accepted: 4, total: 4, result: true, count: 4 });
     expect(await unit('bye')).toMatchObject({ target: '', state: 0 });
+    expect(await unit('hello')).toEqual({ target: 'Ahoj', state: 20, pending: false });
+    // The upload is the file now, byte for byte.
+    expect((await app.http().get('/api/translations/up/app/cs/file/').set(...admin).expect(200)).text).toBe('{"hello": "Ahoj", "yes": "Ano"}\n');
+    expect((await app.http().get('/api/translations/up/app/cs/changes/?action=54').expect(200)).body.count).toBe(1);
     const stats = await app.http().get('/api/translations/up/app/cs/statistics/').expect(200);
     expect(stats.body.translated).toBe(2);
   });

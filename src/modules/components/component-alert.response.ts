@@ -11,7 +11,9 @@ export class ComponentAlertResponse {
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    description: 'For ParseError: `{"occurrences": [{"filename", "line", "error"}]}`; `line` is null when the problem is not at a line',
+    description:
+      'For ParseError: `{"occurrences": [{"filename", "line", "error"}]}`; `line` is null when the problem is not at a line. ' +
+      'For DuplicateString: `{"occurrences": [{"language_code", "source", "unit_pk", "filename", "context"}]}`, the kept unit\'s source and id (`""`/null when the context does not name one unit)',
   })
   details: Record<string, unknown>;
   @ApiProperty({ description: 'ISO 8601 UTC with microseconds: when the alert was raised' }) timestamp: string;

@@ -8,6 +8,7 @@ import { getFileFormat, usesTemplate } from '../../formats/format.registry';
 import { assertUploadPluralMatches } from '../../formats/gettext';
 import type { ParseOutcome } from '../../formats/parse-worker/parser-pool';
 import { PLURAL_SEPARATOR, type FileFormat } from '../../formats/store';
+import { ReplaceUploadService } from '../../sync/replace-upload.service';
 import { SourceUploadService } from '../../sync/source-upload.service';
 import { assertComponentUnlocked } from '../components/component-locked';
 import { SuggestionUploadService } from '../suggestions/suggestion-upload.service';
@@ -22,7 +23,8 @@ import { checkUploadRights, notAvailable, parseUploadFields, type Conflicts, typ
 // POST/PUT /api/translations/<p>/<c>/<lang>/file/ (weblate-api.md §10.8, §8.12; wlc-client.md §6.4): a
 // translation file uploaded as multipart `file`, merged into the translation's units in one transaction
 // (Weblate's merge_upload). Applied strings are stored pending (write-back commits them) and record 9
-// "Translation uploaded"; `add` creates strings; `source` updates the component's files (SourceUploadService).
+// "Translation uploaded"; `add` creates strings; `source` updates the component's files (SourceUploadService);
+// `replace` makes the uploaded bytes the translation file (ReplaceUploadService).
 //
 // Counters as Weblate's merge_translations returns them (formats.md §5): only the translated entries of the
 // file (and fuzzy ones with fuzzy=process/approve) take part; untranslated entries are neither applied nor
@@ -72,6 +74,7 @@ export class TranslationUploadService {
     private readonly lookup: TranslationLookup,
     private readonly parser: FileParser,
     private readonly sources: SourceUploadService,
+    private readonly replacer: ReplaceUploadService,
     private readonly suggestions: SuggestionUploadService,
   ) {}
 
@@ -89,6 +92,7 @@ export class TranslationUploadService {
     if (options.method === 'source') return this.updateSources(userId, translation, format, file!);
     // The source translation takes new strings (add) and new sources (source) only.
     if (translation.isSource && options.method !== 'add') throw notAvailable();
+    if (options.method === 'replace') return this.replaceFile(userId, translation, format, monolingual, file!);
     const read = await this.read(format, file!, translation);
     if (options.method === 'add') {
       const added = mergeableEntries(read.entries, options.fuzzy !== '');
@@ -170,6 +174,38 @@ export class TranslationUploadService {
   }
 
   /**
+   * Method `replace` (Weblate's handle_replace): the file must read in the component's own format (no other
+   * format is tried, no plural check), then it replaces the translation file byte for byte and the component
+   * is read again (ReplaceUploadService). Counters as Weblate's: accepted = the translation's strings after the
+   * re-read, total = the file's strings (for a monolingual file, read against the template: the template's).
+   */
+  private async replaceFile(userId: number, translation: TranslationRef, format: FileFormat, monolingual: boolean, file: UploadedFile): Promise<UploadResult> {
+    let outcome: ParseOutcome;
+    try {
+      outcome = await this.parser.parse(format, file.buffer, translation.languageCode);
+    } catch (error) {
+      return this.refuse(error);
+    }
+    const [language]: Array<{ name: string }> = await this.dataSource.query('SELECT name FROM languages WHERE id = $1', [translation.languageId]);
+    const replaced = await this.replacer.replace(
+      {
+        id: translation.id,
+        componentId: translation.component.id,
+        projectId: translation.component.projectId,
+        languageId: translation.languageId,
+        languageCode: translation.languageCode,
+        languageName: language.name,
+        filename: translation.filename,
+      },
+      file.buffer,
+      userId,
+    );
+    if (!replaced.result) throw new ApiValidationError({ file: [replaced.detail ?? 'The file could not be replaced.'] });
+    const units = replaced.units ?? 0;
+    return counters(0, 0, units, monolingual ? units : outcome.units.length);
+  }
+
+  /**
    * Method `add` on a bilingual component (Weblate's handle_add_upload): (context, source) pairs the component
    * lacks are added with their targets; existing pairs are skipped; not_found is always 0.
    */
@@ -210,7 +246,7 @@ export class TranslationUploadService {
     return counters(0, added.length - fresh.length, fresh.length, total);
   }
 
-  /** Methods translate, fuzzy, approve and replace (Weblate's merge_translations; replace as its outcome). */
+  /** Methods translate, fuzzy and approve (Weblate's merge_translations). */
   private async apply(
     manager: EntityManager,
     userId: number,
@@ -223,7 +259,6 @@ export class TranslationUploadService {
       'SELECT id, context, target, state, source FROM units WHERE translation_id = $1 ORDER BY position, id FOR UPDATE',
       [translation.id],
     );
-    if (options.method === 'replace') return this.replace(manager, userId, translation, units, read, options.matchByKey);
     let entries = mergeableEntries(read.entries, options.fuzzy !== '');
     let total = read.entries.length;
     if (options.relative) {
@@ -256,28 +291,6 @@ export class TranslationUploadService {
     }
     if (updates.length > 0) await storeUploadedTargets(manager, userId, translation, updates);
     return counters(notFound, skipped, updates.length, total);
-  }
-
-  /**
-   * Method `replace` (Weblate's handle_replace): the translation becomes what the file says, every string of
-   * it (untranslated entries empty their string, fuzzy ones are fuzzy), and strings the file lacks end up
-   * untranslated. Counters as Weblate's: accepted = the translation's strings, total = the file's entries.
-   */
-  private async replace(manager: EntityManager, userId: number, translation: TranslationRef, units: StoredUnit[], read: UploadRead, matchByKey: boolean): Promise<UploadResult> {
-    const matcher = new UnitMatcher(units, matchByKey);
-    const wanted = new Map<StoredUnit, { target: string; state: number }>();
-    for (const entry of read.entries) {
-      const unit = matcher.find(entry);
-      if (unit && unit.state !== 100) wanted.set(unit, { target: entry.target, state: entry.target === '' ? 0 : entry.fuzzy ? 10 : 20 });
-    }
-    const updates: TargetUpdate[] = [];
-    for (const unit of units) {
-      if (unit.state === 100) continue;
-      const next = wanted.get(unit) ?? { target: '', state: 0 };
-      if (next.target !== unit.target || next.state !== unit.state) updates.push({ unit, ...next });
-    }
-    if (updates.length > 0) await storeUploadedTargets(manager, userId, translation, updates);
-    return counters(0, 0, units.length, read.entries.length);
   }
 }
 

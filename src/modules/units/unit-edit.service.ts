@@ -8,10 +8,10 @@ import { recordChanges } from '../changes/change-recorder';
 import { refreshTranslationStatistics } from '../../sync/translation-statistics';
 import { TRANSLATE_UNIT } from './unit-translate.statement';
 import { parseUnitWriteBody, UnitWriteBody } from './dto/unit-bodies';
-import { UnitWriteResponse, splitPlurals } from './unit.response';
+import { UnitWriteResponse, fitPluralForms, splitPlurals } from './unit.response';
 import { parseUnitId } from './units-read.service';
 import { checkManageUnits } from './unit-rules';
-import { translationBodyError, translationEditError } from './unit-translation-rules';
+import { expectedForms, translationBodyError, translationEditError } from './unit-translation-rules';
 import { assertComponentUnlocked, componentLocked } from '../components/component-locked';
 import { RepositoryOperationsService } from '../../sync/repository-operations.service';
 import { loadUnitCheckContext, prepareTranslation, recheckUnits, storeEditedUnitChecks, translationDetails, type CheckContextRow, type PreparedTranslation } from '../../sync/unit-checks';
@@ -46,8 +46,10 @@ export interface UnitWriteOutcome {
   fixups: string[];
 }
 
-function writeResponse(unit: { target: string; state: number; explanation: string; extra_flags: string }): UnitWriteResponse {
-  return { target: splitPlurals(unit.target), state: unit.state, explanation: unit.explanation, extra_flags: unit.extra_flags, labels: [] };
+/** `forms`: the unit's plural count (1 when singular); `target` is fitted to it as in unit reads (targetPlurals). */
+function writeResponse(unit: { target: string; state: number; explanation: string; extra_flags: string }, forms: number): UnitWriteResponse {
+  const target = forms > 1 ? fitPluralForms(splitPlurals(unit.target), forms) : splitPlurals(unit.target);
+  return { target, state: unit.state, explanation: unit.explanation, extra_flags: unit.extra_flags, labels: [] };
 }
 
 @Injectable()
@@ -104,13 +106,13 @@ export class UnitEditService {
         throw permissionDenied(result.state === 100 ? 'The string is read-only.' : 'Insufficient privileges for approving.');
       }
       if (result.changed) await storeEditedUnitChecks(this.dataSource, prepared.row, result.target, result.state);
-      return { body: writeResponse(result), fixups: prepared.fixups };
+      return { body: writeResponse(result, result.expected_forms), fixups: prepared.fixups };
     }
     const [current]: Array<{ target: string; state: number; explanation: string; extra_flags: string }> = await this.dataSource.query(
       'SELECT target, state, explanation, extra_flags FROM units WHERE id = $1',
       [unit.id],
     );
-    return { body: writeResponse(current), fixups: [] };
+    return { body: writeResponse(current, expectedForms(unit)), fixups: [] };
   }
 
   /**
@@ -146,7 +148,7 @@ export class UnitEditService {
     ]);
     if (!result.allowed) return null;
     if (result.changed) await storeEditedUnitChecks(this.dataSource, prepared.row, result.target, result.state);
-    return { body: writeResponse(result), fixups: prepared.fixups };
+    return { body: writeResponse(result, result.expected_forms), fixups: prepared.fixups };
   }
 
   /** Automatic fixes and enforced checks applied to an edit, with the unit's check context (null: no such unit). */

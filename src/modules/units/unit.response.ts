@@ -75,6 +75,8 @@ export interface UnitRow {
   project_slug: string;
   component_slug: string;
   language_code: string;
+  /** Plural forms of the unit's translation (its own plural, else its language's): `target` is fitted to it. */
+  plural_number: number;
 }
 
 /** The unit's own columns of a UnitRow (without the slugs). */
@@ -85,7 +87,8 @@ export const UNIT_COLUMNS = `u.id, u.translation_id, u.source_unit_id, u.id_hash
 /** Units with their translation, component, project and language, so no item needs another query. */
 export const UNIT_SELECT = `
   SELECT ${UNIT_COLUMNS},
-         p.slug AS project_slug, c.slug AS component_slug, l.code AS language_code
+         p.slug AS project_slug, c.slug AS component_slug, l.code AS language_code,
+         COALESCE(t.plural_number, l.plural_number) AS plural_number
     FROM units u
     JOIN translations t ON t.id = u.translation_id
     JOIN components c ON c.id = t.component_id
@@ -99,10 +102,11 @@ export const UNIT_SELECT = `
  * page × components (issue 10 item 5).
  */
 export const UNIT_PAGE_SELECT = `
-  SELECT ${UNIT_COLUMNS}, slugs.project_slug, slugs.component_slug, slugs.language_code
+  SELECT ${UNIT_COLUMNS}, slugs.project_slug, slugs.component_slug, slugs.language_code, slugs.plural_number
     FROM page JOIN units u ON u.id = page.id
    CROSS JOIN LATERAL (
-     SELECT p.slug AS project_slug, c.slug AS component_slug, l.code AS language_code
+     SELECT p.slug AS project_slug, c.slug AS component_slug, l.code AS language_code,
+            COALESCE(t.plural_number, l.plural_number) AS plural_number
        FROM translations t
        JOIN components c ON c.id = t.component_id
        JOIN projects p ON p.id = c.project_id
@@ -113,6 +117,29 @@ export const UNIT_PAGE_SELECT = `
 /** Plural forms as the API shows them (weblate-api.md §9.5): `""` is `[""]`. */
 export const splitPlurals = (text: string): string[] => text.split(PLURAL_SEPARATOR);
 
+/**
+ * `forms` fitted to `count` plural forms: padded with "" when short, cut when long (Weblate's
+ * Unit.get_target_plurals, formats.md §2.3; weblate-api.md §9.5: a plural `target` has as many elements as
+ * the translation's plural, so an empty plural is `["", "", …]`).
+ */
+export function fitPluralForms(forms: readonly string[], count: number): string[] {
+  if (count < 1 || forms.length === count) return [...forms];
+  if (forms.length > count) return forms.slice(0, count);
+  return [...forms, ...Array.from({ length: count - forms.length }, () => '')];
+}
+
+/**
+ * A unit's `target` on the wire (Weblate's PluralField → get_target_plurals): a plural unit (its source or
+ * target holds forms) answers exactly `pluralNumber` forms, whatever number its file gave; a singular unit
+ * its one text. A file with fewer forms than the translation's plural (an Android `<plurals>` without every
+ * quantity, a PO file without `Plural-Forms`) is stored as read and fitted only here and on write-back.
+ */
+export function targetPlurals(source: string, target: string, pluralNumber: number): string[] {
+  const forms = splitPlurals(target);
+  if (!source.includes(PLURAL_SEPARATOR) && forms.length === 1) return forms;
+  return fitPluralForms(forms, pluralNumber);
+}
+
 export function toUnitResponse(row: UnitRow, links: LinkBuilder): UnitResponse {
   const idHash = BigInt(row.id_hash);
   const state = row.state;
@@ -121,7 +148,7 @@ export function toUnitResponse(row: UnitRow, links: LinkBuilder): UnitResponse {
     translation: links.api(pathOf('api', 'translations', row.project_slug, row.component_slug, row.language_code)),
     source: splitPlurals(row.source),
     previous_source: row.previous_source,
-    target: splitPlurals(row.target),
+    target: targetPlurals(row.source, row.target, Number(row.plural_number)),
     id_hash: idHash,
     content_hash: BigInt(row.content_hash),
     location: row.location,

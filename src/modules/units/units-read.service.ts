@@ -35,13 +35,14 @@ export function parseUnitId(raw: string): string {
 type PositionRangeRow = UnitRow & { found_translation_id: number; translation_total: number; last_position: number | null; row_version: string | null };
 const POSITION_RANGE = new PreparedStatement<PositionRangeRow>(
   `WITH tr AS MATERIALIZED (
-     SELECT t.id, t.total, (SELECT max(position) FROM units WHERE translation_id = t.id) AS last_position
+     SELECT t.id, t.total, (SELECT max(position) FROM units WHERE translation_id = t.id) AS last_position,
+            COALESCE(t.plural_number, l.plural_number) AS plural_number
        FROM translations t JOIN components c ON c.id = t.component_id JOIN projects p ON p.id = c.project_id
        JOIN languages l ON l.id = t.language_id
       WHERE p.slug = $1 AND c.slug = $2 AND l.code = $3
    )
    SELECT ${UNIT_COLUMNS}, $1::text AS project_slug, $2::text AS component_slug, $3::text AS language_code,
-          u.xmin::text AS row_version, tr.id AS found_translation_id, tr.total AS translation_total, tr.last_position
+          tr.plural_number, u.xmin::text AS row_version, tr.id AS found_translation_id, tr.total AS translation_total, tr.last_position
      FROM tr LEFT JOIN units u ON u.translation_id = tr.id AND u.position BETWEEN $4 AND $5
     ORDER BY u.position, u.id`,
 );
@@ -94,8 +95,9 @@ export class UnitsReadService {
     const expected = Math.max(0, Math.min(resolved.size, total - resolved.offset));
     const dense = rows.length > 0 && found[0].last_position === total && rows.length === expected && rows.every((row, index) => row.position === resolved.offset + 1 + index);
     if (!dense) return null;
-    // Every wire field of a unit comes from its row, so the row versions and the count name the page.
-    return { page: resolved, count: total, rows, versions: [total, ...rows.map((row) => `${row.id}:${row.row_version}`)] };
+    // Every wire field of a unit comes from its row and the translation's plural (targets are fitted to it),
+    // so the row versions, the plural and the count name the page.
+    return { page: resolved, count: total, rows, versions: [total, rows[0].plural_number, ...rows.map((row) => `${row.id}:${row.row_version}`)] };
   }
 
   /** `/api/units/`: every unit ordered by id (weblate-api.md §5.9), LargePagination. */
