@@ -162,6 +162,46 @@ describe('quality checks', () => {
     expect(await expectStatisticsAgree()).toBe(4);
   });
 
+  it('queues the recheck in the transaction that saves check_flags: the job exists iff the change committed', async () => {
+    const rechecks = app.glossa.app.get(ComponentRecheckScheduler);
+    const jobs = async (): Promise<number> => (await db.query("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'component-recheck'"))[0].n;
+    const flags = async (): Promise<string> =>
+      (await db.query("SELECT check_flags FROM components WHERE slug = 'app' AND project_id = (SELECT id FROM projects WHERE slug = 'chk')"))[0].check_flags;
+    await eventually(
+      async () => ((await db.query("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'component-recheck' AND state IN ('created', 'retry', 'active')"))[0].n === 0 ? true : undefined),
+      30_000,
+      'the queued rechecks',
+    );
+    const before = await jobs();
+    // The job is inserted, then the request fails before its transaction commits (as a crash would): the
+    // saved flags and the job row go together.
+    const original = rechecks.scheduleRecheck;
+    const managers: unknown[] = [];
+    rechecks.scheduleRecheck = async (componentId, manager) => {
+      managers.push(manager);
+      expect(await original.call(rechecks, componentId, manager)).toBe(true);
+      throw new Error('crash after the job was queued');
+    };
+    try {
+      await app.http().patch('/api/components/chk/app/').set(...admin).send({ check_flags: 'c-format, ignore-same' }).expect(500);
+    } finally {
+      rechecks.scheduleRecheck = original;
+    }
+    // The send was given the request's transaction (the one that saves the component).
+    expect(managers.length).toBe(1);
+    expect(managers[0]).toBeDefined();
+    expect(await flags()).toBe('c-format');
+    expect(await jobs()).toBe(before);
+    // Committed: flags and job both.
+    await app.http().patch('/api/components/chk/app/').set(...admin).send({ check_flags: 'c-format, ignore-same' }).expect(200);
+    expect(await flags()).toBe('c-format, ignore-same');
+    expect(await jobs()).toBe(before + 1);
+    await untilActive('same', []);
+    await app.http().patch('/api/components/chk/app/').set(...admin).send({ check_flags: 'c-format' }).expect(200);
+    await untilActive('same', ['same']);
+    expect(await expectStatisticsAgree()).toBe(4);
+  });
+
   it("rechecks a string's translations when the source unit's extra_flags change", async () => {
     const [source] = (await app.http().get('/api/translations/chk/app/en/units/').query({ q: 'key:=fmt' }).set(...admin).expect(200)).body.results;
     await app.http().patch(`/api/units/${source.id}/`).set(...admin).send({ extra_flags: 'ignore-c-format' }).expect(200);
