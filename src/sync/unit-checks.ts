@@ -19,6 +19,7 @@ export interface CheckContextRow {
   id: string;
   translation_id: number;
   id_hash: string;
+  context: string;
   source: string;
   target: string;
   state: number;
@@ -38,7 +39,7 @@ export interface CheckContextRow {
 }
 
 export const CHECK_CONTEXT_SELECT = `
-  SELECT u.id, u.translation_id, u.id_hash, u.source, u.target, u.state, u.flags, u.extra_flags,
+  SELECT u.id, u.translation_id, u.id_hash, u.context, u.source, u.target, u.state, u.flags, u.extra_flags,
          COALESCE(su.extra_flags, '') AS source_extra_flags, c.check_flags, c.file_format, c.enforced_checks,
          l.code AS language_code, sl.code AS source_language_code, t.is_source,
          -- Another component of the project has this string in this language: only then can the edit change
@@ -97,7 +98,7 @@ export function sourceTextOf(source: string, target: string): string[] {
 export function failingChecks(row: CheckContextRow, otherTranslations?: readonly string[]): string[] {
   if (row.is_source) {
     const unit = checkUnitOf(row);
-    return runSourceChecks({ source: sourceTextOf(row.source, row.target), flags: unit.flags, sourceLanguage: row.source_language_code });
+    return runSourceChecks({ source: sourceTextOf(row.source, row.target), flags: unit.flags, sourceLanguage: row.source_language_code, context: row.context });
   }
   return runChecks(checkUnitOf(row, otherTranslations));
 }
