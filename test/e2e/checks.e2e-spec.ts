@@ -127,7 +127,7 @@ describe('quality checks', () => {
   it('rechecks a whole component in the background when its check_flags change', async () => {
     const response = await app.http().patch('/api/components/chk/app/').set(...admin).send({ check_flags: 'c-format, ignore-end-stop' }).expect(200);
     expect(response.body.check_flags).toBe('c-format, ignore-end-stop');
-    // The recheck is one transaction: once one string shows it, all do.
+    // A component this small is rechecked in one batch (one transaction): once one string shows it, all do.
     await untilActive('fmt', ['c_format']);
     expect(await activeIds('stop')).toEqual([]);
     expect(await expectStatisticsAgree()).toBe(3);
