@@ -353,12 +353,26 @@ describe('suggestions', () => {
     await app.http().patch('/api/components/priv/hidden/').set(...admin).send({ suggestion_voting: false, suggestion_autoaccept: 0 }).expect(200);
   });
 
-  it('accepting reruns the unit’s checks, as any translation save does', async () => {
+  it('accepting is a translation save: checks rerun, automatic fixes and enforced checks apply', async () => {
     const unitId = unitOf(pub, 10);
     const id = (await suggest('plain', unitId, ['Konec!']).expect(201)).body.id;
     await call('translator', 'post', `/api/suggestions/${id}/accept/`).send({}).expect(200);
     expect(await unitRow(unitId)).toMatchObject({ target: ['Konec!'], has_failing_check: true });
     const checks = (await app.http().get(`/api/units/${unitId}/checks/`).set(...authHeader(TEST_ADMIN_TOKEN)).expect(200)).body.results;
     expect(checks.map((check: { id: string }) => check.id)).toEqual(['end_exclamation']);
+    // Automatic fixes apply (trailing whitespace follows the source), and a failing enforced check lowers
+    // the state to needs editing, recorded in the change's details.
+    const admin = authHeader(TEST_ADMIN_TOKEN);
+    await app.http().patch('/api/components/pub/main/').set(...admin).send({ enforced_checks: ['end_exclamation'] }).expect(200);
+    const [fixed, enforced] = [unitOf(pub, 11), unitOf(pub, 9)];
+    const fixedId = (await suggest('plain', fixed, ['Opraveno  ']).expect(201)).body.id;
+    const enforcedId = (await suggest('plain', enforced, ['Vynuceno!']).expect(201)).body.id;
+    await call('translator', 'post', `/api/suggestions/${fixedId}/accept/`).send({}).expect(200);
+    await call('translator', 'post', `/api/suggestions/${enforcedId}/accept/`).send({}).expect(200);
+    expect(await unitRow(fixed)).toMatchObject({ target: ['Opraveno'], state: 20, has_failing_check: false });
+    expect(await unitRow(enforced)).toMatchObject({ target: ['Vynuceno!'], state: 10, has_failing_check: true });
+    expect((await changesOf(fixed)).filter((c) => c.action === 7).slice(-1).map((c) => [c.target, c.details.fixups])).toEqual([['Opraveno', ['end-whitespace']]]);
+    expect((await changesOf(enforced)).filter((c) => c.action === 7).slice(-1).map((c) => [c.details.state, c.details.enforced_checks])).toEqual([[10, ['end_exclamation']]]);
+    await app.http().patch('/api/components/pub/main/').set(...admin).send({ enforced_checks: [] }).expect(200);
   });
 });

@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { permissionDenied } from '../../common/http/api-errors';
 import { PLURAL_SEPARATOR } from '../../common/text/word-count';
 import { refreshTranslationStatistics } from '../../sync/translation-statistics';
-import { lockUnitsForRecheck, recheckUnits } from '../../sync/unit-checks';
+import { loadCheckContexts, lockUnitsForRecheck, prepareTranslation, recheckUnits, translationDetails } from '../../sync/unit-checks';
 import { ACTION_ACCEPT, ACTION_COMPLETE, ACTION_SUGGESTION } from '../changes/change-actions';
 import { recordChanges } from '../changes/change-recorder';
 
@@ -132,8 +132,8 @@ export interface AcceptedSuggestion {
 }
 
 /**
- * Accepting (§5.3): the unit is translated with the suggestion's text in `state` as a normal save (stored
- * pending for write-back, its checks rerun), 7 "Suggestion accepted" is recorded crediting the suggestion's
+ * Accepting (§5.3): the unit is translated with the suggestion's text in `state` as a normal save (automatic
+ * fixes and enforced checks applied, stored pending for write-back, its checks rerun), 7 "Suggestion accepted" is recorded crediting the suggestion's
  * author (the acceptor when no author is stored), and the suggestion goes. When the unit already holds
  * exactly that text in a translated-or-better state nothing is translated and the suggestion is only
  * removed. Other suggestions on the unit stay. The caller holds lockSuggestionUnits on the unit, taken before
@@ -146,8 +146,12 @@ export async function acceptSuggestion(manager: EntityManager, unit: SuggestionU
   if (current.state === 100) throw permissionDenied('The string is read-only.');
   const authorId = suggestion.userId ?? actorId;
   if (!(current.target === suggestion.target && current.state >= 20)) {
+    // A normal translation save (§5.3): automatic fixes, then a failing enforced check lowers the state (§3.4, §4.3).
+    const context = (await loadCheckContexts(manager, [unit.id])).get(String(unit.id))!;
+    const prepared = prepareTranslation(context, suggestion.target.split(PLURAL_SEPARATOR), state);
+    const text = prepared.target.join(PLURAL_SEPARATOR);
     const [before]: Array<{ translated: number; total: number }> = await manager.query('SELECT translated, total FROM translations WHERE id = $1', [unit.translation_id]);
-    await manager.query('UPDATE units SET target = $2, state = $3, pending = true WHERE id = $1', [unit.id, suggestion.target, state]);
+    await manager.query('UPDATE units SET target = $2, state = $3, pending = true WHERE id = $1', [unit.id, text, prepared.state]);
     const scope = { projectId: unit.project_id, componentId: unit.component_id, translationId: unit.translation_id, languageId: unit.language_id };
     await recordChanges(manager, [
       {
@@ -156,9 +160,9 @@ export async function acceptSuggestion(manager: EntityManager, unit: SuggestionU
         unitId: unit.id,
         userId: actorId,
         authorId,
-        target: suggestion.target,
+        target: text,
         old: current.target,
-        details: { state, old_state: current.state, source: unit.source, context: unit.context },
+        details: { state: prepared.state, old_state: current.state, source: unit.source, context: unit.context, ...translationDetails(prepared) },
       },
     ]);
     await manager.query('DELETE FROM suggestions WHERE id = $1', [suggestion.id]);
