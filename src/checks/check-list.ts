@@ -178,6 +178,8 @@ export const IMPLEMENTED_SOURCE_CHECKS: readonly CheckDefinition[] = [
   d('unnamed_format', 'There are multiple unnamed variables in the string, making it impossible for translators to reorder them'),
   d('icu_message_format_syntax', 'Syntax errors in ICU MessageFormat strings'),
   d('source-max-length', 'The source string is longer than its translations may be (max-length)'),
+  d('fluent-source-syntax', 'Fluent syntax error in source'),
+  d('fluent-source-inner-html', 'Fluent source should be valid inner HTML'),
   d('multiple_failures', 'The translations in several languages have failing checks'),
   d('long_untranslated', 'The string has not been translated for a long time'),
 ];
@@ -197,6 +199,8 @@ export const FORMAT_DEFAULT_FLAGS: Readonly<Record<string, string>> = {
   i18next: 'i18next-interpolation',
   i18nextv4: 'i18next-interpolation',
   arb: 'icu-message-format',
+  // Weblate's Fluent format turns on its fluent-* checks (§2.3); Glossa evaluates the two source checks.
+  fluent: 'fluent-source-syntax, fluent-source-inner-html',
 };
 
 /** Bounds the memory of effectiveFlags' cache; a full cache starts over (distinct flag strings are few). */

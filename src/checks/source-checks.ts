@@ -1,5 +1,6 @@
 import { maxLengthLimit, measuredLength } from './engine';
 import { checkFlag, type Flags } from './flags';
+import { fluentInnerHtmlFails, fluentSyntaxFails } from './fluent-source';
 import { FORMAT_EXTRACTORS } from './placeholders';
 
 // Weblate's source checks (checks-suggestions-search.md §1.6): rules on the source string alone, evaluated on
@@ -13,6 +14,8 @@ export interface SourceCheckUnit {
   flags: Flags;
   /** Language code of the source ("en", "en_GB"). */
   sourceLanguage: string;
+  /** The unit's key (Fluent: `id` for a value, `id.attribute` for an attribute). */
+  context?: string;
 }
 
 /** The source checks computed component-wide from the string's translations (§1.6 "Batch"). */
@@ -47,6 +50,9 @@ export function runSourceChecks(unit: SourceCheckUnit): string[] {
     test('icu_message_format_syntax', () => forms.some((form) => FORMAT_EXTRACTORS.icu_message_format(form).error !== undefined));
   }
   if (flags.has('max-length')) test('source-max-length', () => sourceMaxLengthFails(unit));
+  // Off unless flagged (Weblate's default_disabled); the Fluent format sets both flags (check-list.ts).
+  if (flags.has('fluent-source-syntax')) test('fluent-source-syntax', () => fluentSyntaxFails(unit.source[0]));
+  if (flags.has('fluent-source-inner-html')) test('fluent-source-inner-html', () => fluentInnerHtmlFails(unit.source[0], unit.context ?? ''));
   return failing;
 }
 

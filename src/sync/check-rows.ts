@@ -17,6 +17,10 @@ import type { EntityManager } from 'typeorm';
 // rechecks of one string in two components of a project (`inconsistent`) both move the counters of both
 // translations; updated in the order of a sequential scan of `translations` (whose rows move as they are
 // updated) they deadlocked under the unit PATCH load (docs/performance.md "Concurrent unit PATCHes").
+// Work split into batches takes the locks of every batch's units before the first batch moves a counter: a
+// transaction that holds counters never waits for a unit (a PATCH holding that unit waits for the counters).
+// Translation units and source units are processed as two groups (steps 1–2, then 3–4), never mixed in one
+// lock statement, so source units are never locked before the translation rows.
 
 export const CHECK_BATCH = 5000;
 
@@ -39,10 +43,11 @@ export async function storeCheckResults(
   options: { unitsLocked?: boolean } = {},
 ): Promise<string[]> {
   const flipped = new Set<string>();
+  // Every unit before the first batch's counters (lock order above).
+  if (!options.unitsLocked) await lockUnits(manager, results.map((result) => result.unitId));
   for (let start = 0; start < results.length; start += CHECK_BATCH) {
     const batch = results.slice(start, start + CHECK_BATCH);
     const ids = batch.map((result) => result.unitId);
-    if (!options.unitsLocked) await lockUnits(manager, ids);
     const pairIds: string[] = [];
     const pairNames: string[] = [];
     for (const result of batch) {
@@ -83,10 +88,11 @@ export async function storeNamedCheck(
   failing: ReadonlySet<string>,
   options: { unitsLocked?: boolean } = {},
 ): Promise<void> {
+  // Every unit before the first batch's counters (lock order above).
+  if (!options.unitsLocked) await lockUnits(manager, unitIds);
   for (let start = 0; start < unitIds.length; start += CHECK_BATCH) {
     const ids = unitIds.slice(start, start + CHECK_BATCH);
     const failingIds = ids.filter((id) => failing.has(id));
-    if (!options.unitsLocked) await lockUnits(manager, ids);
     await manager.query('DELETE FROM checks WHERE name = $1 AND unit_id = ANY($2::bigint[]) AND NOT (unit_id = ANY($3::bigint[]))', [name, ids, failingIds]);
     if (failingIds.length > 0) {
       await manager.query('INSERT INTO checks (unit_id, name) SELECT id, $1 FROM unnest($2::bigint[]) AS f(id) ON CONFLICT (unit_id, name) DO NOTHING', [

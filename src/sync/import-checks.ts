@@ -13,6 +13,7 @@ import { mergedFlags, sourceTextOf, type TranslationCheckSettings } from './unit
 export interface ImportedUnit {
   id?: string;
   idHash: string;
+  context: string;
   source: string;
   target: string;
   state: number;
@@ -56,7 +57,7 @@ export async function checkImportedUnits(
       }
       const source = unit.source.split(PLURAL_SEPARATOR);
       const names = settings.isSource
-        ? runSourceChecks({ source: sourceTextOf(unit.source, unit.target), flags, sourceLanguage: settings.sourceLanguageCode })
+        ? runSourceChecks({ source: sourceTextOf(unit.source, unit.target), flags, sourceLanguage: settings.sourceLanguageCode, context: unit.context })
         : runChecks({
             source,
             target: unit.target.split(PLURAL_SEPARATOR),

@@ -41,9 +41,10 @@ function failingIds(rows: readonly CandidateRow[], checkId: string): Set<string>
  */
 export async function refreshMultipleFailures(manager: EntityManager, sourceUnitIds: readonly string[]): Promise<void> {
   const all = [...new Set(sourceUnitIds.map(String))].sort((a, b) => Number(a) - Number(b));
+  // Every source unit before the first batch moves the source translations' counters (check-rows.ts).
+  await lockUnits(manager, all);
   for (let start = 0; start < all.length; start += CHECK_BATCH) {
     const ids = all.slice(start, start + CHECK_BATCH);
-    await lockUnits(manager, ids);
     const rows: CandidateRow[] = await manager.query(
       `SELECT s.id, s.flags, s.extra_flags, c.check_flags, c.file_format,
               (SELECT count(DISTINCT t.language_id) FROM units u JOIN translations t ON t.id = u.translation_id
@@ -70,11 +71,18 @@ export async function refreshComponentSourceChecks(manager: EntityManager, compo
       WHERE st.component_id = $1 AND ch.name = 'multiple_failures'`,
     [componentId],
   );
+  const longUntranslated = await evaluateLongUntranslated(manager, componentId);
+  // Both passes' source units are locked before the first moves a source translation's counters (step 3
+  // before step 4 of the lock order in check-rows.ts).
+  await lockUnits(manager, [...new Set([...candidates.map((row) => String(row.id)), ...longUntranslated.map((row) => String(row.id))])]);
   await refreshMultipleFailures(manager, candidates.map((row) => String(row.id)));
-  await refreshLongUntranslated(manager, componentId);
+  await storeNamedCheck(manager, 'long_untranslated', longUntranslated.map((row) => String(row.id)), failingIds(longUntranslated, 'long_untranslated'), {
+    unitsLocked: true,
+  });
 }
 
-async function refreshLongUntranslated(manager: EntityManager, componentId: number): Promise<void> {
+/** The source units of the component whose `long_untranslated` may change: failing now, or holding the row. */
+async function evaluateLongUntranslated(manager: EntityManager, componentId: number): Promise<CandidateRow[]> {
   // share(string) < ½ share(component) ⇔ 2 · translated(string) · total(component) < total(string) · translated(component);
   // translated means state ≥ 20 as in the statistics, so needing editing counts as untranslated.
   const rows: CandidateRow[] = await manager.query(
@@ -100,5 +108,5 @@ async function refreshLongUntranslated(manager: EntityManager, componentId: numb
       WHERE e.fails OR EXISTS (SELECT 1 FROM checks ch WHERE ch.unit_id = e.id AND ch.name = 'long_untranslated')`,
     [componentId, LONG_UNTRANSLATED_DAYS],
   );
-  await storeNamedCheck(manager, 'long_untranslated', rows.map((row) => String(row.id)), failingIds(rows, 'long_untranslated'));
+  return rows;
 }

@@ -19,6 +19,7 @@ export interface CheckContextRow {
   id: string;
   translation_id: number;
   id_hash: string;
+  context: string;
   source: string;
   target: string;
   state: number;
@@ -38,7 +39,7 @@ export interface CheckContextRow {
 }
 
 export const CHECK_CONTEXT_SELECT = `
-  SELECT u.id, u.translation_id, u.id_hash, u.source, u.target, u.state, u.flags, u.extra_flags,
+  SELECT u.id, u.translation_id, u.id_hash, u.context, u.source, u.target, u.state, u.flags, u.extra_flags,
          COALESCE(su.extra_flags, '') AS source_extra_flags, c.check_flags, c.file_format, c.enforced_checks,
          l.code AS language_code, sl.code AS source_language_code, t.is_source,
          -- Another component of the project has this string in this language: only then can the edit change
@@ -97,7 +98,7 @@ export function sourceTextOf(source: string, target: string): string[] {
 export function failingChecks(row: CheckContextRow, otherTranslations?: readonly string[]): string[] {
   if (row.is_source) {
     const unit = checkUnitOf(row);
-    return runSourceChecks({ source: sourceTextOf(row.source, row.target), flags: unit.flags, sourceLanguage: row.source_language_code });
+    return runSourceChecks({ source: sourceTextOf(row.source, row.target), flags: unit.flags, sourceLanguage: row.source_language_code, context: row.context });
   }
   return runChecks(checkUnitOf(row, otherTranslations));
 }
@@ -143,32 +144,67 @@ async function siblingTargets(manager: EntityManager, unitIds: readonly string[]
  * `inconsistent` ties to them) from what the database holds now. Used after edits, uploads and flag changes.
  */
 export async function recheckUnits(manager: EntityManager, unitIds: readonly string[]): Promise<void> {
-  // A string's `multiple_failures` follows its translations' failing state (§3.2).
-  await refreshMultipleFailures(manager, await recheckUnitsOnly(manager, unitIds));
+  if (unitIds.length === 0) return;
+  const groups = await withSiblings(manager, unitIds);
+  const flipped = await recheckGroup(manager, groups.translationUnits);
+  // A string's `multiple_failures` follows its translations' failing state (§3.2). Its source units and
+  // the ones rechecked here are all locked (step 3) before a source translation's counters move (step 4).
+  const sources = [...new Set([...groups.sourceUnits, ...flipped])].sort((a, b) => Number(a) - Number(b));
+  await lockUnits(manager, sources);
+  await recheckGroup(manager, groups.sourceUnits);
+  await refreshMultipleFailures(manager, flipped);
 }
 
 /**
  * Units in the order every writer of check rows locks them (check-rows.ts): translation units by id, then
- * source units by id, so that two transactions never wait for each other's units.
+ * source units by id, as two groups, so that two transactions never wait for each other's units.
  */
-async function inLockOrder(manager: EntityManager, unitIds: readonly string[]): Promise<string[]> {
-  const rows: Array<{ id: string }> = await manager.query(
-    'SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id WHERE u.id = ANY($1::bigint[]) ORDER BY t.is_source, u.id',
+async function inLockOrder(manager: EntityManager, unitIds: readonly string[]): Promise<{ translationUnits: string[]; sourceUnits: string[] }> {
+  const rows: Array<{ id: string; is_source: boolean }> = await manager.query(
+    'SELECT u.id, t.is_source FROM units u JOIN translations t ON t.id = u.translation_id WHERE u.id = ANY($1::bigint[]) ORDER BY t.is_source, u.id',
     [unitIds],
   );
-  return rows.map((row) => String(row.id));
+  return {
+    translationUnits: rows.filter((row) => !row.is_source).map((row) => String(row.id)),
+    sourceUnits: rows.filter((row) => row.is_source).map((row) => String(row.id)),
+  };
 }
 
-/** recheckUnits without the batch source checks; resolves with the source units whose translations' failing state changed. */
-async function recheckUnitsOnly(manager: EntityManager, unitIds: readonly string[]): Promise<string[]> {
-  if (unitIds.length === 0) return [];
-  const all = await inLockOrder(manager, [...new Set([...unitIds, ...(await siblingIds(manager, unitIds))])]);
+/**
+ * Steps 1 and 2 of the lock order (check-rows.ts) for a write that changes these translation units and then
+ * rechecks them (bulk edit): the units and the same strings in the project's other components (which the
+ * recheck also stores), in id order, then every translation row of those units, in id order. The write's
+ * later statements (states, history, counters, the recheck) then only take locks it holds or source-side
+ * locks (steps 3 and 4), so it cannot deadlock against a concurrent unit PATCH of a sibling.
+ */
+export async function lockUnitsForRecheck(manager: EntityManager, unitIds: readonly string[]): Promise<void> {
+  if (unitIds.length === 0) return;
+  const { translationUnits } = await withSiblings(manager, unitIds);
+  await lockUnits(manager, translationUnits);
+  await manager.query(
+    `SELECT t.id FROM translations t WHERE t.id IN (SELECT u.translation_id FROM units u WHERE u.id = ANY($1::bigint[]))
+      ORDER BY t.is_source, t.id FOR NO KEY UPDATE`,
+    [translationUnits],
+  );
+}
+
+/** These units and the same strings in the project's other components (`inconsistent`), translation units apart from source units, each in lock order. */
+async function withSiblings(manager: EntityManager, unitIds: readonly string[]): Promise<{ translationUnits: string[]; sourceUnits: string[] }> {
+  return inLockOrder(manager, [...new Set([...unitIds.map(String), ...(await siblingIds(manager, unitIds))])]);
+}
+
+/**
+ * Rechecks one group of units in lock order (all translation units, or all source units); resolves with the
+ * source units whose translations' failing state changed. Every unit of the group is locked before the
+ * first batch moves a counter (check-rows.ts), and before reading: a concurrent edit of one of these units
+ * (or of a sibling) then either committed before the read or waits for this transaction, so the rows
+ * stored match the texts.
+ */
+async function recheckGroup(manager: EntityManager, all: readonly string[]): Promise<string[]> {
   const flipped: string[] = [];
+  await lockUnits(manager, all);
   for (let start = 0; start < all.length; start += BATCH) {
     const ids = all.slice(start, start + BATCH);
-    // Locked before reading: a concurrent edit of one of these units (or of a sibling in the batch) then
-    // either committed before the read or waits for this transaction, so the rows stored match the texts.
-    await lockUnits(manager, ids);
     const rows: CheckContextRow[] = await manager.query(`${CHECK_CONTEXT_SELECT} WHERE u.id = ANY($1::bigint[]) ORDER BY u.id`, [ids]);
     const others = await siblingTargets(manager, ids);
     const results = rows.map((row) => ({ unitId: row.id, names: failingChecks(row, others.get(row.id) ?? []) }));
@@ -178,18 +214,33 @@ async function recheckUnitsOnly(manager: EntityManager, unitIds: readonly string
 }
 
 /**
- * Rechecks whole components (component `check_flags` or `enforced_checks` changed), a batch at a time:
- * translation and source units, then the component-wide pass of the batch source checks.
+ * Rechecks a whole component (component `check_flags` or `enforced_checks` changed): translation units, then
+ * source units, then the component-wide pass of the batch source checks. Each batch is its own transaction
+ * (`inTransaction`), which releases its units and counters when it commits: holding one batch's counters
+ * while locking the next batch's units deadlocked against unit PATCHes of the later batch (check-rows.ts).
+ * Every batch reads the component's flags as they are when it runs, so a recheck that died half-way is run
+ * again from the start and a later recheck always ends with the newest flags.
  */
-export async function recheckComponent(manager: EntityManager, componentId: number): Promise<void> {
-  const rows: Array<{ id: string }> = await manager.query(
+export async function recheckComponent(
+  inTransaction: <T>(work: (manager: EntityManager) => Promise<T>) => Promise<T>,
+  componentId: number,
+  batchSize: number = BATCH,
+): Promise<void> {
+  const rows: Array<{ id: string }> = await inTransaction((manager) =>
     // Translation units first, then source units: the lock order of check-rows.ts.
-    'SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.component_id = $1 ORDER BY t.is_source, u.id',
-    [componentId],
+    manager.query('SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id WHERE t.component_id = $1 ORDER BY t.is_source, u.id', [componentId]),
   );
-  const ids = rows.map((row) => row.id);
-  for (let start = 0; start < ids.length; start += BATCH) await recheckUnitsOnly(manager, ids.slice(start, start + BATCH));
-  await refreshComponentSourceChecks(manager, componentId);
+  const ids = rows.map((row) => String(row.id));
+  for (let start = 0; start < ids.length; start += batchSize) {
+    const batch = ids.slice(start, start + batchSize);
+    // multiple_failures of the strings whose translations flipped: the component-wide pass below.
+    await inTransaction(async (manager) => {
+      const groups = await withSiblings(manager, batch);
+      await recheckGroup(manager, groups.translationUnits);
+      await recheckGroup(manager, groups.sourceUnits);
+    });
+  }
+  await inTransaction((manager) => refreshComponentSourceChecks(manager, componentId));
 }
 
 /** Units of a component that share a string with another component of the project (import's deferred `inconsistent` pass). */

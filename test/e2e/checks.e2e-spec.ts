@@ -127,7 +127,7 @@ describe('quality checks', () => {
   it('rechecks a whole component in the background when its check_flags change', async () => {
     const response = await app.http().patch('/api/components/chk/app/').set(...admin).send({ check_flags: 'c-format, ignore-end-stop' }).expect(200);
     expect(response.body.check_flags).toBe('c-format, ignore-end-stop');
-    // The recheck is one transaction: once one string shows it, all do.
+    // A component this small is rechecked in one batch (one transaction): once one string shows it, all do.
     await untilActive('fmt', ['c_format']);
     expect(await activeIds('stop')).toEqual([]);
     expect(await expectStatisticsAgree()).toBe(3);
@@ -159,6 +159,46 @@ describe('quality checks', () => {
     await rechecks.recheck(id);
     expect(await activeIds('fmt')).toEqual(['c_format']);
     expect(await activeIds('same')).toEqual(['same']);
+    expect(await expectStatisticsAgree()).toBe(4);
+  });
+
+  it('queues the recheck in the transaction that saves check_flags: the job exists iff the change committed', async () => {
+    const rechecks = app.glossa.app.get(ComponentRecheckScheduler);
+    const jobs = async (): Promise<number> => (await db.query("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'component-recheck'"))[0].n;
+    const flags = async (): Promise<string> =>
+      (await db.query("SELECT check_flags FROM components WHERE slug = 'app' AND project_id = (SELECT id FROM projects WHERE slug = 'chk')"))[0].check_flags;
+    await eventually(
+      async () => ((await db.query("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'component-recheck' AND state IN ('created', 'retry', 'active')"))[0].n === 0 ? true : undefined),
+      30_000,
+      'the queued rechecks',
+    );
+    const before = await jobs();
+    // The job is inserted, then the request fails before its transaction commits (as a crash would): the
+    // saved flags and the job row go together.
+    const original = rechecks.scheduleRecheck;
+    const managers: unknown[] = [];
+    rechecks.scheduleRecheck = async (componentId, manager) => {
+      managers.push(manager);
+      expect(await original.call(rechecks, componentId, manager)).toBe(true);
+      throw new Error('crash after the job was queued');
+    };
+    try {
+      await app.http().patch('/api/components/chk/app/').set(...admin).send({ check_flags: 'c-format, ignore-same' }).expect(500);
+    } finally {
+      rechecks.scheduleRecheck = original;
+    }
+    // The send was given the request's transaction (the one that saves the component).
+    expect(managers.length).toBe(1);
+    expect(managers[0]).toBeDefined();
+    expect(await flags()).toBe('c-format');
+    expect(await jobs()).toBe(before);
+    // Committed: flags and job both.
+    await app.http().patch('/api/components/chk/app/').set(...admin).send({ check_flags: 'c-format, ignore-same' }).expect(200);
+    expect(await flags()).toBe('c-format, ignore-same');
+    expect(await jobs()).toBe(before + 1);
+    await untilActive('same', []);
+    await app.http().patch('/api/components/chk/app/').set(...admin).send({ check_flags: 'c-format' }).expect(200);
+    await untilActive('same', ['same']);
     expect(await expectStatisticsAgree()).toBe(4);
   });
 

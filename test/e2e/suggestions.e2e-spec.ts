@@ -297,4 +297,82 @@ describe('suggestions', () => {
     expect((await translationStats(priv)).suggestions).toBe(before.suggestions + 1);
     expect((await changesOf(unitId)).map((c) => c.action)).toEqual([4]);
   });
+
+  it('upload with method=suggest auto-accepts at suggestion_autoaccept: an upvote by upload accepts, crediting the author', async () => {
+    const admin = authHeader(TEST_ADMIN_TOKEN);
+    const url = '/api/translations/priv/hidden/cs/file/';
+    const strings = priv.strings;
+    // Weblate refuses a threshold of 1 (its validator); 2 is the lowest.
+    expect((await app.http().patch('/api/components/priv/hidden/').set(...admin).send({ suggestion_voting: true, suggestion_autoaccept: 1 }).expect(400)).body).toEqual({
+      suggestion_autoaccept: ['A value of 1 is not allowed.'],
+    });
+    await app.http().patch('/api/components/priv/hidden/').set(...admin).send({ suggestion_voting: true, suggestion_autoaccept: 2 }).expect(200);
+    const [upvoted, waiting] = [unitOf(priv, 11), unitOf(priv, 7)];
+    expect((await suggest('projectAdmin', upvoted, ['Dva hlasy']).expect(201)).body.votes).toBe(1);
+    const before = await translationStats(priv);
+    // The translator's upload upvotes the project admin's suggestion (2 votes: accepted, crediting its author)
+    // and adds its own (1 vote: it waits).
+    const first = await call('translator', 'post', url)
+      .field('method', 'suggest')
+      .attach('file', jsonFile({ [strings[11].context]: 'Dva hlasy', [strings[7].context]: 'Jeden hlas' }), 'cs.json');
+    expect([first.status, first.body]).toEqual([200, { not_found: 0, skipped: 1, accepted: 1, total: 2, result: true, count: 2 }]);
+    expect(await unitRow(upvoted)).toMatchObject({ target: ['Dva hlasy'], state: 20, has_suggestion: false, pending: true });
+    expect((await changesOf(upvoted)).map((c) => [c.action, c.user, c.author])).toEqual([
+      [4, 'projectAdmin', 'projectAdmin'],
+      [7, 'translator', 'projectAdmin'],
+    ]);
+    expect(await unitRow(waiting)).toMatchObject({ target: [''], state: 0, has_suggestion: true });
+    const listed = await call('translator', 'get', `/api/units/${waiting}/suggestions/`).expect(200);
+    expect(listed.body.results.map((row: { target: string[]; votes: number }) => [row.target, row.votes])).toEqual([[['Jeden hlas'], 1]]);
+    const middle = await translationStats(priv);
+    expect([middle.translated, middle.suggestions]).toEqual([before.translated + 1, before.suggestions]);
+    // The project admin's upload of the same text upvotes the translator's: accepted, crediting the translator.
+    const second = await call('projectAdmin', 'post', url).field('method', 'suggest').attach('file', jsonFile({ [strings[7].context]: 'Jeden hlas' }), 'cs.json');
+    expect([second.status, second.body]).toEqual([200, { not_found: 0, skipped: 1, accepted: 0, total: 1, result: false, count: 1 }]);
+    expect(await unitRow(waiting)).toMatchObject({ target: ['Jeden hlas'], state: 20, has_suggestion: false });
+    expect((await changesOf(waiting)).map((c) => [c.action, c.user, c.author])).toEqual([
+      [4, 'translator', 'translator'],
+      [7, 'projectAdmin', 'translator'],
+    ]);
+    const after = await translationStats(priv);
+    expect([after.translated, after.suggestions]).toEqual([before.translated + 2, before.suggestions - 1]);
+    // Counters equal a recount after the acceptances (statistics and checks moved in the same transaction).
+    const [translation] = await ds.query(
+      `SELECT t.translated, t.have_suggestion, t.failing_checks,
+              (SELECT count(*)::int FROM units u WHERE u.translation_id = t.id AND u.state >= 20) AS units_translated,
+              (SELECT count(*)::int FROM units u WHERE u.translation_id = t.id AND u.has_suggestion) AS units_suggested,
+              (SELECT count(*)::int FROM units u WHERE u.translation_id = t.id AND u.has_failing_check) AS units_failing
+         FROM translations t WHERE t.id = $1`,
+      [priv.translations[0].id],
+    );
+    expect([translation.translated, translation.have_suggestion, translation.failing_checks]).toEqual([
+      translation.units_translated,
+      translation.units_suggested,
+      translation.units_failing,
+    ]);
+    await app.http().patch('/api/components/priv/hidden/').set(...admin).send({ suggestion_voting: false, suggestion_autoaccept: 0 }).expect(200);
+  });
+
+  it('accepting is a translation save: checks rerun, automatic fixes and enforced checks apply', async () => {
+    const unitId = unitOf(pub, 10);
+    const id = (await suggest('plain', unitId, ['Konec!']).expect(201)).body.id;
+    await call('translator', 'post', `/api/suggestions/${id}/accept/`).send({}).expect(200);
+    expect(await unitRow(unitId)).toMatchObject({ target: ['Konec!'], has_failing_check: true });
+    const checks = (await app.http().get(`/api/units/${unitId}/checks/`).set(...authHeader(TEST_ADMIN_TOKEN)).expect(200)).body.results;
+    expect(checks.map((check: { id: string }) => check.id)).toEqual(['end_exclamation']);
+    // Automatic fixes apply (trailing whitespace follows the source), and a failing enforced check lowers
+    // the state to needs editing, recorded in the change's details.
+    const admin = authHeader(TEST_ADMIN_TOKEN);
+    await app.http().patch('/api/components/pub/main/').set(...admin).send({ enforced_checks: ['end_exclamation'] }).expect(200);
+    const [fixed, enforced] = [unitOf(pub, 11), unitOf(pub, 9)];
+    const fixedId = (await suggest('plain', fixed, ['Opraveno  ']).expect(201)).body.id;
+    const enforcedId = (await suggest('plain', enforced, ['Vynuceno!']).expect(201)).body.id;
+    await call('translator', 'post', `/api/suggestions/${fixedId}/accept/`).send({}).expect(200);
+    await call('translator', 'post', `/api/suggestions/${enforcedId}/accept/`).send({}).expect(200);
+    expect(await unitRow(fixed)).toMatchObject({ target: ['Opraveno'], state: 20, has_failing_check: false });
+    expect(await unitRow(enforced)).toMatchObject({ target: ['Vynuceno!'], state: 10, has_failing_check: true });
+    expect((await changesOf(fixed)).filter((c) => c.action === 7).slice(-1).map((c) => [c.target, c.details.fixups])).toEqual([['Opraveno', ['end-whitespace']]]);
+    expect((await changesOf(enforced)).filter((c) => c.action === 7).slice(-1).map((c) => [c.details.state, c.details.enforced_checks])).toEqual([[10, ['end_exclamation']]]);
+    await app.http().patch('/api/components/pub/main/').set(...admin).send({ enforced_checks: [] }).expect(200);
+  });
 });

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { rename, stat } from 'node:fs/promises';
-import { QueryFailedError, Repository } from 'typeorm';
+import { type EntityManager, QueryFailedError, Repository } from 'typeorm';
 import { ApiValidationError, FieldErrors, permissionDenied } from '../../common/http/api-errors';
 import type { RequestContext } from '../../common/http/request-context';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
@@ -97,15 +97,18 @@ export class ComponentWriterService {
     }
 
     const changed = toEntityFields(values);
-    await this.save(Object.assign(component, changed));
+    const recheck = values.check_flags !== undefined && values.check_flags !== current.check_flags;
+    await this.components.manager.transaction(async (manager) => {
+      await this.save(Object.assign(component, changed), manager);
+      // The component's flags switch and configure checks: its strings are rechecked (checks-suggestions-search.md
+      // §3.2) by a background job, coalesced per component; the answer does not wait for it. The job is queued
+      // in the transaction that saves the flags, so it exists exactly when the change committed (a crash
+      // between a save and a later send lost the recheck).
+      if (recheck) await this.rechecks.scheduleRecheck(component.id, manager);
+    });
     if (settings.slug !== current.slug) await this.moveWorkingCopy(component.project.slug, current.slug, settings.slug);
     if (IMPORT_SETTINGS.some((key) => values[key] !== undefined && values[key] !== current[key])) {
       await this.scheduler.scheduleImport(component.id);
-    }
-    // The component's flags switch and configure checks: its strings are rechecked (checks-suggestions-search.md
-    // §3.2) by a background job, coalesced per component; the answer does not wait for it.
-    if (values.check_flags !== undefined && values.check_flags !== current.check_flags) {
-      await this.rechecks.scheduleRecheck(component.id);
     }
     return this.reader.getById(component.id);
   }
@@ -175,9 +178,9 @@ export class ComponentWriterService {
   }
 
   /** A concurrent write can still win the race for a slug or name; report it like the up-front check. */
-  private async save(component: Component): Promise<Component> {
+  private async save(component: Component, manager?: EntityManager): Promise<Component> {
     try {
-      return await this.components.save(component);
+      return await (manager ? manager.getRepository(Component) : this.components).save(component);
     } catch (error) {
       if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === UNIQUE_VIOLATION) {
         throw new ApiValidationError({ slug: ['Component with this URL slug already exists in the project.'] });

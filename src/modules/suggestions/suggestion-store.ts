@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { permissionDenied } from '../../common/http/api-errors';
 import { PLURAL_SEPARATOR } from '../../common/text/word-count';
 import { refreshTranslationStatistics } from '../../sync/translation-statistics';
+import { loadCheckContexts, lockUnitsForRecheck, prepareTranslation, recheckUnits, translationDetails } from '../../sync/unit-checks';
 import { ACTION_ACCEPT, ACTION_COMPLETE, ACTION_SUGGESTION } from '../changes/change-actions';
 import { recordChanges } from '../changes/change-recorder';
 
@@ -104,6 +105,15 @@ export async function refreshSuggestionFlags(manager: EntityManager, unitIds: re
   await refreshTranslationStatistics(manager, translationIds);
 }
 
+/**
+ * Takes the locks a transaction that may accept suggestions on these units needs, before anything else: the
+ * units and their siblings, then their translation rows (steps 1 and 2 of check-rows.ts), which the
+ * acceptance's recheck and statistics then find held.
+ */
+export async function lockSuggestionUnits(manager: EntityManager, unitIds: readonly string[]): Promise<void> {
+  await lockUnitsForRecheck(manager, unitIds);
+}
+
 /** Adds `userId`'s vote (replacing an earlier one) and answers the suggestion's new sum. */
 export async function castVote(manager: EntityManager, suggestionId: number, userId: number, value: number): Promise<number> {
   await manager.query(
@@ -122,20 +132,26 @@ export interface AcceptedSuggestion {
 }
 
 /**
- * Accepting (§5.3): the unit is translated with the suggestion's text in `state` as a normal save (stored
- * pending for write-back), 7 "Suggestion accepted" is recorded crediting the suggestion's author (the acceptor
- * when no author is stored), and the suggestion goes. When the unit already holds exactly that text in a
- * translated-or-better state nothing is translated and the suggestion is only removed. Other suggestions on
- * the unit stay. The unit is locked first so a concurrent edit applies before or after, never in between.
+ * Accepting (§5.3): the unit is translated with the suggestion's text in `state` as a normal save (automatic
+ * fixes and enforced checks applied, stored pending for write-back, its checks rerun), 7 "Suggestion accepted" is recorded crediting the suggestion's
+ * author (the acceptor when no author is stored), and the suggestion goes. When the unit already holds
+ * exactly that text in a translated-or-better state nothing is translated and the suggestion is only
+ * removed. Other suggestions on the unit stay. The caller holds lockSuggestionUnits on the unit, taken before
+ * anything else in its transaction, so a concurrent edit applies before or after, never in between, and the
+ * recheck takes no unit lock after a translation row (check-rows.ts lock order).
  */
 export async function acceptSuggestion(manager: EntityManager, unit: SuggestionUnit, suggestion: AcceptedSuggestion, actorId: number, state: number): Promise<void> {
-  const [current]: Array<{ target: string; state: number }> = await manager.query('SELECT target, state FROM units WHERE id = $1 FOR UPDATE', [unit.id]);
+  const [current]: Array<{ target: string; state: number }> = await manager.query('SELECT target, state FROM units WHERE id = $1', [unit.id]);
   // The callers checked the unit before; a file scan may have made it read-only since (the rule at the moment of writing).
   if (current.state === 100) throw permissionDenied('The string is read-only.');
   const authorId = suggestion.userId ?? actorId;
   if (!(current.target === suggestion.target && current.state >= 20)) {
+    // A normal translation save (§5.3): automatic fixes, then a failing enforced check lowers the state (§3.4, §4.3).
+    const context = (await loadCheckContexts(manager, [unit.id])).get(String(unit.id))!;
+    const prepared = prepareTranslation(context, suggestion.target.split(PLURAL_SEPARATOR), state);
+    const text = prepared.target.join(PLURAL_SEPARATOR);
     const [before]: Array<{ translated: number; total: number }> = await manager.query('SELECT translated, total FROM translations WHERE id = $1', [unit.translation_id]);
-    await manager.query('UPDATE units SET target = $2, state = $3, pending = true WHERE id = $1', [unit.id, suggestion.target, state]);
+    await manager.query('UPDATE units SET target = $2, state = $3, pending = true WHERE id = $1', [unit.id, text, prepared.state]);
     const scope = { projectId: unit.project_id, componentId: unit.component_id, translationId: unit.translation_id, languageId: unit.language_id };
     await recordChanges(manager, [
       {
@@ -144,13 +160,15 @@ export async function acceptSuggestion(manager: EntityManager, unit: SuggestionU
         unitId: unit.id,
         userId: actorId,
         authorId,
-        target: suggestion.target,
+        target: text,
         old: current.target,
-        details: { state, old_state: current.state, source: unit.source, context: unit.context },
+        details: { state: prepared.state, old_state: current.state, source: unit.source, context: unit.context, ...translationDetails(prepared) },
       },
     ]);
     await manager.query('DELETE FROM suggestions WHERE id = $1', [suggestion.id]);
     await manager.query('UPDATE units u SET has_suggestion = EXISTS (SELECT 1 FROM suggestions s WHERE s.unit_id = u.id) WHERE u.id = $1', [unit.id]);
+    // The new text's checks, and its siblings' (`inconsistent`), as any translation save reruns them.
+    await recheckUnits(manager, [unit.id]);
     await refreshTranslationStatistics(manager, [unit.translation_id], { authorId });
     // 1 "Translation completed" when this acceptance completed the translation, as a translation edit records it.
     const [after]: Array<{ translated: number; total: number }> = await manager.query('SELECT translated, total FROM translations WHERE id = $1', [unit.translation_id]);

@@ -2,7 +2,15 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ApiValidationError } from '../../common/http/api-errors';
 import { UnitMatcher, type UploadEntry } from '../translations/upload-matching';
-import { castVote, insertSuggestions, type NewSuggestion } from './suggestion-store';
+import {
+  acceptSuggestion,
+  castVote,
+  insertSuggestions,
+  lockSuggestionUnits,
+  SUGGESTION_UNIT_SELECT,
+  type NewSuggestion,
+  type SuggestionUnit,
+} from './suggestion-store';
 
 /** The upload's translation, as the upload code knows it (translation-lookup.service.ts). */
 export interface SuggestUploadTarget {
@@ -34,8 +42,9 @@ interface MatchedUnit {
  * and brings a non-empty text other than the unit's current one, on a unit that is not read-only, becomes a
  * suggestion by the uploader (accepted); an identical suggestion already there is not repeated (skipped), but
  * gets the uploader's +1 when voting is on and it is someone else's, as adding it through the API would. The
- * units themselves are not changed. Runs in the upload's transaction; the suggestions are inserted with one
- * statement.
+ * units themselves are not changed, unless a vote brings a suggestion to the component's
+ * `suggestion_autoaccept`: then it is accepted as a vote through the API accepts it (§5.5), crediting its
+ * author. Runs in the upload's transaction; the suggestions are inserted with one statement.
  */
 @Injectable()
 export class SuggestionUploadService {
@@ -48,8 +57,8 @@ export class SuggestionUploadService {
     /** Entries in the file: Weblate's `total` counts them all, though only translated ones are suggested. */
     total: number,
   ): Promise<SuggestUploadResult> {
-    const [settings]: Array<{ enable_suggestions: boolean; suggestion_voting: boolean }> = await manager.query(
-      'SELECT enable_suggestions, suggestion_voting FROM components WHERE id = $1',
+    const [settings]: Array<{ enable_suggestions: boolean; suggestion_voting: boolean; suggestion_autoaccept: number }> = await manager.query(
+      'SELECT enable_suggestions, suggestion_voting, suggestion_autoaccept FROM components WHERE id = $1',
       [translation.component.id],
     );
     // Weblate's suggestion.add is refused on the translation when suggestions are off: the method is then unavailable.
@@ -83,6 +92,13 @@ export class SuggestionUploadService {
       known.set(key, { id: 0, userId: caller.id });
       created.push({ unitId: unit.id, target: entry.target, source: unit.source, context: unit.context });
     }
+    const autoaccept = mayVote && settings.suggestion_autoaccept > 0;
+    if (autoaccept) {
+      // Every unit whose suggestion this upload votes for may be accepted: their locks (with siblings and
+      // translation rows) come before any write, as the acceptance's recheck needs (check-rows.ts lock order).
+      const votedUnits = existing.filter((row) => votes.includes(row.id)).map((row) => String(row.unit_id));
+      await lockSuggestionUnits(manager, [...created.map((item) => item.unitId), ...votedUnits]);
+    }
     const scope = { projectId: translation.component.projectId, componentId: translation.component.id, translationId: translation.id, languageId: translation.languageId };
     const ids = await insertSuggestions(manager, caller.id, scope, created);
     for (const id of [...new Set(votes)]) await castVote(manager, id, caller.id, 1);
@@ -92,6 +108,22 @@ export class SuggestionUploadService {
         [ids, caller.id],
       );
     }
+    if (autoaccept) await this.acceptReached(manager, [...ids, ...votes], settings.suggestion_autoaccept, caller.id);
     return { not_found: notFound, skipped, accepted: created.length, total, result: created.length > 0, count: total };
+  }
+
+  /** Accepts the suggestions among `ids` whose votes reach the threshold, one per unit, as SuggestionsService.applyVote does. */
+  private async acceptReached(manager: EntityManager, ids: readonly number[], threshold: number, actorId: number): Promise<void> {
+    const reached: Array<{ id: number; target: string; user_id: number | null; unit_id: string }> = await manager.query(
+      `SELECT DISTINCT ON (s.unit_id) s.id, s.target, s.user_id, s.unit_id FROM suggestions s
+        WHERE s.id = ANY($1::int[]) AND (SELECT COALESCE(sum(v.value), 0) FROM suggestion_votes v WHERE v.suggestion_id = s.id) >= $2
+        ORDER BY s.unit_id, s.id`,
+      [ids, threshold],
+    );
+    for (const row of reached) {
+      const [unit]: SuggestionUnit[] = await manager.query(`${SUGGESTION_UNIT_SELECT} WHERE u.id = $1`, [row.unit_id]);
+      if (unit.state === 100 || unit.locked) continue;
+      await acceptSuggestion(manager, unit, { id: row.id, target: row.target, userId: row.user_id }, actorId, unit.state === 30 ? 30 : 20);
+    }
   }
 }

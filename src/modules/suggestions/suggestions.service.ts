@@ -13,6 +13,7 @@ import {
   acceptSuggestion,
   castVote,
   insertSuggestions,
+  lockSuggestionUnits,
   maxTargetLength,
   refreshSuggestionFlags,
   SUGGESTION_UNIT_SELECT,
@@ -84,8 +85,9 @@ export class SuggestionsService {
     const userId = ctx.caller!.id;
     const mayVote = unit.suggestion_voting && ctx.can('suggestion.vote');
     return this.dataSource.transaction(async (manager) => {
-      // The unit's row lock makes two identical submissions apply one after the other (one creates, one votes or is a duplicate).
-      await manager.query('SELECT 1 FROM units WHERE id = $1 FOR UPDATE', [unit.id]);
+      // The unit's row lock makes two identical submissions apply one after the other (one creates, one votes
+      // or is a duplicate); with its siblings and translation rows, an auto-accept below keeps the lock order.
+      await lockSuggestionUnits(manager, [unit.id]);
       const [existing]: Array<{ id: number; user_id: number | null }> = await manager.query(
         'SELECT id, user_id FROM suggestions WHERE unit_id = $1 AND target = $2 ORDER BY id LIMIT 1',
         [unit.id, text],
@@ -117,7 +119,10 @@ export class SuggestionsService {
     if (unit.expected_forms !== loaded.suggestion.target.split(PLURAL_SEPARATOR).length) {
       throw new ApiValidationError({ target: ['Number of plurals does not match'] });
     }
-    await this.dataSource.transaction((manager) => acceptSuggestion(manager, unit, loaded.suggestion, ctx.caller!.id, approve ? 30 : 20));
+    await this.dataSource.transaction(async (manager) => {
+      await lockSuggestionUnits(manager, [unit.id]);
+      await acceptSuggestion(manager, unit, loaded.suggestion, ctx.caller!.id, approve ? 30 : 20);
+    });
   }
 
   /** DELETE `/api/suggestions/{id}/` (§5.4): suggestion.delete, or the author's own; records 26 with the reason. */
@@ -150,11 +155,14 @@ export class SuggestionsService {
     if (!unit.suggestion_voting) throw permissionDenied('Suggestion voting is disabled.');
     if (!ctx.can('suggestion.vote')) throw permissionDenied();
     const value = parseVote(body);
-    return this.dataSource.transaction((manager) => this.applyVote(manager, unit, suggestion.id, ctx.caller!.id, value));
+    return this.dataSource.transaction(async (manager) => {
+      await lockSuggestionUnits(manager, [unit.id]);
+      return this.applyVote(manager, unit, suggestion.id, ctx.caller!.id, value);
+    });
   }
 
   /**
-   * Stores the vote; when the component auto-accepts and the sum reaches its threshold, the suggestion is
+   * Stores the vote (the caller holds lockSuggestionUnits on the unit); when the component auto-accepts and the sum reaches its threshold, the suggestion is
    * accepted crediting its author (§5.5) — unless the unit cannot take it (read-only, locked), when it stays.
    */
   private async applyVote(manager: EntityManager, unit: SuggestionUnit, suggestionId: number, userId: number, value: number): Promise<SuggestionOutcome> {

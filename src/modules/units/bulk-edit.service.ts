@@ -5,7 +5,7 @@ import { scopeQuerySql } from '../../common/auth/access-sql';
 import { notFound, permissionDenied } from '../../common/http/api-errors';
 import type { ApiCaller, RequestContext } from '../../common/http/request-context';
 import { refreshTranslationStatistics } from '../../sync/translation-statistics';
-import { recheckUnits } from '../../sync/unit-checks';
+import { lockUnitsForRecheck, recheckUnits } from '../../sync/unit-checks';
 import { ACTION_BULK_EDIT } from '../changes/change-actions';
 import { recordChanges } from '../changes/change-recorder';
 import { parseBulkEditBody, type BulkEditRequest, type BulkEditResponse } from './dto/bulk-bodies';
@@ -66,6 +66,17 @@ function scopedTranslationsSql(caller: ApiCaller | null): string {
            ORDER BY bt.id`;
 }
 
+/** The translation units of the strings of these units (a flag edit rechecks every translation of a string). */
+async function translationUnitsOfStrings(manager: EntityManager, unitIds: readonly string[]): Promise<string[]> {
+  if (unitIds.length === 0) return [];
+  const rows: Array<{ id: string }> = await manager.query(
+    `SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id AND NOT t.is_source
+      WHERE u.source_unit_id IN (SELECT COALESCE(m.source_unit_id, m.id) FROM units m WHERE m.id = ANY($1::bigint[]))`,
+    [unitIds],
+  );
+  return rows.map((row) => String(row.id));
+}
+
 @Injectable()
 export class BulkEditService {
   constructor(
@@ -98,6 +109,13 @@ export class BulkEditService {
       return matched.filter((unit) => ids.has(unit.translation_id)).map((unit) => unit.id);
     };
     return this.dataSource.transaction(async (manager) => {
+      // The lock order of check-rows.ts before anything is written: the units whose state may change and the
+      // translation units of the strings whose flags may change, with their siblings (the rechecks store
+      // them too), then their translation rows. Locking the translation rows first and the siblings in the
+      // recheck deadlocked against unit PATCHes of those siblings.
+      const stateUnits = editable.length > 0 ? inTranslations(editable) : [];
+      const flagUnits = flagged.length > 0 ? await translationUnitsOfStrings(manager, inTranslations(flagged)) : [];
+      await lockUnitsForRecheck(manager, [...stateUnits, ...flagUnits]);
       let updated = 0;
       if (editable.length > 0) {
         const reviewable = editable.filter((t) => may(t, 'unit.review'));
@@ -144,7 +162,7 @@ export class BulkEditService {
           WHERE u.id = ANY($1::bigint[]) AND u.state IN (10, 20, 30) AND u.state <> $2::int
             AND (($2::int <> 30 AND u.state <> 30) OR u.translation_id = ANY($3::int[]))
           ORDER BY u.id
-            FOR UPDATE OF u
+            FOR NO KEY UPDATE OF u
        ), updated AS (
          UPDATE units u SET state = $2::smallint, pending = true FROM matched m WHERE u.id = m.id RETURNING u.id
        )
@@ -172,8 +190,9 @@ export class BulkEditService {
         };
       }),
     );
+    // The touched translations' rows are held since lockUnitsForRecheck: the recount sees every committed
+    // change, and a concurrent PATCH's counter delta applies after it.
     const touched = [...new Set(changed.map((unit) => unit.translation_id))].sort((a, b) => a - b);
-    await manager.query('SELECT id FROM translations WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE', [touched]);
     await recheckUnits(manager, changed.map((unit) => String(unit.id)));
     await refreshTranslationStatistics(manager, touched, { authorId: userId });
     return changed.length;
@@ -191,7 +210,7 @@ export class BulkEditService {
       `SELECT s.id, s.extra_flags FROM units s
         WHERE s.id IN (SELECT COALESCE(u.source_unit_id, u.id) FROM units u WHERE u.id = ANY($1::bigint[]))
         ORDER BY s.id
-          FOR UPDATE OF s`,
+          FOR NO KEY UPDATE OF s`,
       [unitIds],
     );
     const edits = sources
