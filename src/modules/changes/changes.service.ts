@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { changeVisibleSql } from '../../common/auth/access-sql';
 import { notFound } from '../../common/http/api-errors';
+import { PreparedStatement } from '../../database/prepared-statement';
 import type { ApiCaller } from '../../common/http/request-context';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { TranslationLookup } from '../translations/translation-lookup.service';
@@ -60,6 +61,10 @@ const CHANGE_SELECT = `
     LEFT JOIN languages tl ON tl.id = t.language_id
     LEFT JOIN users uu ON uu.id = ch.user_id
     LEFT JOIN users au ON au.id = ch.author_id`;
+
+// The change detail runs on every GET /api/changes/<id>/: a named statement, planned once per connection
+// (docs/performance.md, "Read floor"). Visibility is the auth guard's: the path names the change.
+const CHANGE_DETAIL = new PreparedStatement<ChangeRow>(`${CHANGE_SELECT} WHERE ch.id = $1`);
 
 @Injectable()
 export class ChangesService {
@@ -139,7 +144,7 @@ export class ChangesService {
 
   async get(id: string): Promise<ChangeRow> {
     if (!/^\d{1,18}$/.test(id)) throw notFound();
-    const rows: ChangeRow[] = await this.dataSource.query(`${CHANGE_SELECT} WHERE ch.id = $1`, [id]);
+    const rows = await CHANGE_DETAIL.run(this.dataSource, [id]);
     if (rows.length === 0) throw notFound();
     return rows[0];
   }

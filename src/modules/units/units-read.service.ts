@@ -47,6 +47,10 @@ const POSITION_RANGE = new PreparedStatement<PositionRangeRow>(
     ORDER BY u.position, u.id`,
 );
 
+// The unit detail, a named statement like the page (docs/performance.md, "Read floor"); visibility is the
+// auth guard's (the path names the unit).
+const UNIT_DETAIL = new PreparedStatement<UnitRow>(`${UNIT_SELECT} WHERE u.id = $1`);
+
 /** Unit reads: every list is one count and one joined page query, whatever the page size (no N+1). */
 @Injectable()
 export class UnitsReadService {
@@ -111,7 +115,7 @@ export class UnitsReadService {
   }
 
   async get(id: string): Promise<UnitRow> {
-    const rows: UnitRow[] = await this.dataSource.query(`${UNIT_SELECT} WHERE u.id = $1`, [parseUnitId(id)]);
+    const rows = await UNIT_DETAIL.run(this.dataSource, [parseUnitId(id)]);
     if (rows.length === 0) throw notFound();
     return rows[0];
   }
