@@ -15,8 +15,12 @@ import { SetMetadata } from '@nestjs/common';
 /** The body's SELECT for a route whose path names an object of `kind`, with the path's parameters from `$first`. */
 export interface DetailRead {
   /** Which object lookup of scope-access.ts the path uses (and whose parameters the SELECT takes). */
-  kind: 'project' | 'component' | 'translation';
-  /** A SELECT of at most one row; its parameters are `$first`, `$first + 1`, … in the path's order. */
+  kind: 'project' | 'component' | 'translation' | 'unit' | 'change';
+  /**
+   * A SELECT of at most one row; its parameters are `$first`, `$first + 1`, … in the path's order. The row
+   * reaches the handler through `to_json`, so columns whose JSON differs from what pg would answer (bigint,
+   * timestamptz) must be selected as `::text`.
+   */
   sql(first: number): string;
 }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { changeVisibleSql } from '../../common/auth/access-sql';
+import type { DetailRead } from '../../common/auth/read-with-access';
 import { notFound } from '../../common/http/api-errors';
 import { PreparedStatement } from '../../database/prepared-statement';
 import type { ApiCaller } from '../../common/http/request-context';
@@ -65,6 +66,15 @@ const CHANGE_SELECT = `
 // The change detail runs on every GET /api/changes/<id>/: a named statement, planned once per connection
 // (docs/performance.md, "Read floor"). Visibility is the auth guard's: the path names the change.
 const CHANGE_DETAIL = new PreparedStatement<ChangeRow>(`${CHANGE_SELECT} WHERE ch.id = $1`);
+
+/**
+ * The same row read by the auth guard's statement (read-with-access.ts), through `to_json`: the bigint ids and
+ * the timestamp as text, as pg answers them here (data-source-options.ts).
+ */
+export const CHANGE_DETAIL_READ: DetailRead = {
+  kind: 'change',
+  sql: (n) => `${CHANGE_SELECT.replace('SELECT ch.id, ch.action, ch.timestamp, ch.target, ch.unit_id,', 'SELECT ch.id::text AS id, ch.action, ch.timestamp::text AS timestamp, ch.target, ch.unit_id::text AS unit_id,')} WHERE ch.id = $${n}`,
+};
 
 @Injectable()
 export class ChangesService {
@@ -142,7 +152,9 @@ export class ChangesService {
     return ids.map((id) => byId.get(id)).filter((row): row is ChangeRow => row !== undefined);
   }
 
-  async get(id: string): Promise<ChangeRow> {
+  /** `prefetched`: the row the auth guard read (CHANGE_DETAIL_READ), if any. */
+  async get(id: string, prefetched?: unknown): Promise<ChangeRow> {
+    if (prefetched !== undefined) return prefetched as ChangeRow;
     if (!/^\d{1,18}$/.test(id)) throw notFound();
     const rows = await CHANGE_DETAIL.run(this.dataSource, [id]);
     if (rows.length === 0) throw notFound();
