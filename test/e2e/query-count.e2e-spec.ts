@@ -134,9 +134,10 @@ describe('SQL queries per request', () => {
       translation: `/api/translations/${big.project.slug}/${big.component.slug}/cs/`,
       unit: `/api/units/${big.translations[5].unitIds[20]}/`,
       change: '/api/changes/1/',
+      'translation statistics': `/api/translations/${big.project.slug}/${big.component.slug}/cs/statistics/`,
       'component translations': `${component}translations/?page_size=5&page=2`,
     };
-    const expected = { project: 1, component: 1, translation: 1, unit: 1, change: 1, 'component translations': 2 };
+    const expected = { project: 1, component: 1, translation: 1, unit: 1, change: 1, 'translation statistics': 1, 'component translations': 2 };
     expect(await countAll(routes)).toEqual(expected);
     const token = TEST_ADMIN_TOKEN;
     const counts: Record<string, number> = {};
