@@ -3,7 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { createTranslatedComponent, SeededContent } from '../support/content-factories';
-import { createTestApp, TestApp } from '../support/test-app';
+import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 
 // architecture.md "Performance principles": a list request runs a constant number of SQL queries, whatever the
 // page size and the amount of data. Every query the app sends goes through pg's Client#query; the server's
@@ -122,5 +122,31 @@ describe('SQL queries per request', () => {
     });
     // Recorded for the report: queries per request.
     process.stdout.write(`queries per request: ${JSON.stringify({ ...measured, unit, change, translation })}\n`);
+  });
+
+  // docs/performance.md "Read floor": a detail's body is read by the auth guard's own statement
+  // (src/common/auth/read-with-access.ts), and a component's translations page is one statement after it.
+  it('reads a detail in the access statement itself, anonymous or with a token', async () => {
+    const component = `/api/components/${big.project.slug}/${big.component.slug}/`;
+    const routes = {
+      project: `/api/projects/${big.project.slug}/`,
+      component,
+      translation: `/api/translations/${big.project.slug}/${big.component.slug}/cs/`,
+      unit: `/api/units/${big.translations[5].unitIds[20]}/`,
+      change: '/api/changes/1/',
+      'translation statistics': `/api/translations/${big.project.slug}/${big.component.slug}/cs/statistics/`,
+      'component translations': `${component}translations/?page_size=5&page=2`,
+    };
+    const expected = { project: 1, component: 1, translation: 1, unit: 1, change: 1, 'translation statistics': 1, 'component translations': 2 };
+    expect(await countAll(routes)).toEqual(expected);
+    const token = TEST_ADMIN_TOKEN;
+    const counts: Record<string, number> = {};
+    for (const [name, path] of Object.entries(routes)) {
+      counted = 0;
+      const response = await app.http().get(path).set('Authorization', `Token ${token}`);
+      expect([path, response.status]).toEqual([path, 200]);
+      counts[name] = counted;
+    }
+    expect(counts).toEqual(expected);
   });
 });

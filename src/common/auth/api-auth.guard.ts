@@ -8,6 +8,7 @@ import { AuthCacheService } from './auth-cache.service';
 import { parseAuthorizationHeader } from './authorization-header';
 import { NO_AUTHENTICATION_KEY } from './no-authentication';
 import { CHECK_ORDER_KEY, type CheckOrderRule, enforceCheckOrder } from './check-order';
+import { DETAIL_READ_KEY, type DetailRead } from './read-with-access';
 import { resolveRequestAccess } from './scope-access';
 import { hashToken } from './token-hash';
 
@@ -39,7 +40,9 @@ export class ApiAuthGuard implements CanActivate {
     // Routes without authentication (no-authentication.ts: the repository hooks) stay anonymous.
     if (this.reflector.getAllAndOverride<boolean | undefined>(NO_AUTHENTICATION_KEY, [context.getHandler(), context.getClass()]) === true) return true;
     const key = parseAuthorizationHeader(request.headers.authorization);
-    await resolveRequestAccess(this.dataSource, request.path, ctx, key === null ? null : hashToken(key), !SAFE_METHODS.has(request.method), this.authCache.cache);
+    // A GET detail route may have its body read by the access statement (read-with-access.ts).
+    const detail = request.method === 'GET' || request.method === 'HEAD' ? (this.reflector.get<DetailRead | undefined>(DETAIL_READ_KEY, context.getHandler()) ?? null) : null;
+    await resolveRequestAccess(this.dataSource, request.path, ctx, key === null ? null : hashToken(key), !SAFE_METHODS.has(request.method), this.authCache.cache, detail);
     // DRF's order for writes (check-order.ts): the route's permission and object checks, before any pipe
     // validates the body.
     const rule = this.reflector.get<CheckOrderRule | undefined>(CHECK_ORDER_KEY, context.getHandler());

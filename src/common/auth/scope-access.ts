@@ -3,6 +3,7 @@ import { PreparedStatement } from '../../database/prepared-statement';
 import { notAuthenticated, notFound } from '../http/api-errors';
 import type { ApiCaller, RequestContext } from '../http/request-context';
 import { globalPermissionsSql, parameterizedCaller, scopeQuerySql } from './access-sql';
+import type { DetailRead } from './read-with-access';
 import type { CachedCaller, TokenCache } from './token-cache';
 
 /** What the caller may do on the object the request path names; services ask it through ctx.can(). */
@@ -77,6 +78,8 @@ interface AccessRow {
   project_visible: boolean | null;
   visible: boolean | null;
   permissions: string[] | null;
+  /** The route's body row (read-with-access.ts), when it declared one. */
+  detail?: unknown;
 }
 
 const CALLER_BY_TOKEN = `SELECT u.id, u.username, u.is_superuser, u.is_active FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.key_hash = $1`;
@@ -89,7 +92,7 @@ const CALLER_BY_TOKEN = `SELECT u.id, u.username, u.is_superuser, u.is_active FR
  * (docs/performance.md). The permission rules are those of access-sql.ts, written for a non-superuser with
  * the caller's id taken from the row; for superusers the answer is ignored (they see and may do everything).
  */
-function requestAccessSql(kind: ScopeKind | null, authenticated: boolean): string {
+function requestAccessSql(kind: ScopeKind | null, authenticated: boolean, detail: DetailRead | null = null): string {
   const first = authenticated ? 2 : 1;
   const ctes: string[] = [];
   const columns: string[] = [];
@@ -113,13 +116,24 @@ function requestAccessSql(kind: ScopeKind | null, authenticated: boolean): strin
     joins.push('LEFT JOIN scope ON TRUE');
     const ids = { project: 'scope.project_id', component: 'scope.component_id', language: 'scope.language_id' };
     joins.push(`LEFT JOIN LATERAL (${scopeQuerySql(caller, ids)}) access ON scope.project_id IS NOT NULL`);
+    if (detail !== null) columns.push(`(SELECT to_json(detail) FROM (${detail.sql(first)}) detail) AS detail`);
   }
   return `${ctes.length > 0 ? `WITH ${ctes.join(', ')} ` : ''}SELECT ${columns.join(', ')} FROM (SELECT 1) AS request ${joins.join(' ')}`;
 }
 
 const statements = new Map<string, PreparedStatement<AccessRow>>();
+// One statement per detail read and token presence; the reads are module constants (ReadWithAccess), so this
+// holds a fixed, small set of texts, as prepared statements must (prepared-statement.ts).
+const detailStatements = new Map<DetailRead, Map<boolean, PreparedStatement<AccessRow>>>();
 
-function requestAccessStatement(kind: ScopeKind | null, authenticated: boolean): PreparedStatement<AccessRow> {
+function requestAccessStatement(kind: ScopeKind | null, authenticated: boolean, detail: DetailRead | null): PreparedStatement<AccessRow> {
+  if (detail !== null && kind === detail.kind) {
+    let byToken = detailStatements.get(detail);
+    if (byToken === undefined) detailStatements.set(detail, (byToken = new Map()));
+    let statement = byToken.get(authenticated);
+    if (statement === undefined) byToken.set(authenticated, (statement = new PreparedStatement<AccessRow>(requestAccessSql(kind, authenticated, detail))));
+    return statement;
+  }
   const key = `${kind ?? 'none'}:${authenticated}`;
   let statement = statements.get(key);
   if (statement === undefined) {
@@ -161,6 +175,7 @@ export async function resolveRequestAccess(
   tokenHash: string | null,
   callerRequired: boolean,
   cache?: TokenCache,
+  detail: DetailRead | null = null,
 ): Promise<void> {
   const parts = path.split('/').filter((part) => part !== '').map(decode);
   const [, resource, a, b, c] = parts;
@@ -179,7 +194,7 @@ export async function resolveRequestAccess(
     const params: unknown[] = authenticated ? [tokenHash] : [];
     if (scope !== null) params.push(...scope.params);
     const ticket = cache?.beginFill();
-    [row] = await requestAccessStatement(scope?.kind ?? null, authenticated).run(dataSource, params);
+    [row] = await requestAccessStatement(scope?.kind ?? null, authenticated, detail).run(dataSource, params);
     const entry = cacheable ? cacheEntryOf(row) : undefined;
     if (entry !== undefined) cache!.store(ticket!, tokenHash!, entry);
   }
@@ -198,6 +213,8 @@ export async function resolveRequestAccess(
   if (!caller?.isSuperuser && (!row.visible || !row.project_visible)) throw notFound();
   ctx.scopeFound = true;
   ctx.access = new AccessGrant(caller, new Set(row.permissions ?? []));
+  // Only now, with every check passed, may the handler see the body row (read-with-access.ts).
+  if (row.detail !== undefined && row.detail !== null) ctx.prefetched = row.detail;
 }
 
 /** A user's notification settings: owner or admin only; others get 404 so users cannot be enumerated (GHSA-3pmh-24wp-xpf4). */

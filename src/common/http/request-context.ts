@@ -18,6 +18,11 @@ export class RequestContext implements PageContext {
   access: { can(permission: string): boolean } | null = null;
   /** Whether the project/component/translation/unit the path names exists (set by the auth guard). */
   scopeFound = false;
+  /**
+   * The body row the auth guard read with its access statement for a @ReadWithAccess route
+   * (src/common/auth/read-with-access.ts); set only when the guard's checks passed and the row exists.
+   */
+  prefetched: unknown = undefined;
   /** The entity tag of this response when the handler derived it from row versions (see useVersionTag). */
   etag: string | null = null;
 

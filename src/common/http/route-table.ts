@@ -7,7 +7,19 @@ interface RouteEntry {
   pattern: string;
   regex: RegExp;
   methods: Set<string>;
+  staticSegments: number;
+  /** The answer for this route, built once (after the last add()). */
+  match?: RouteMatch;
 }
+
+/**
+ * Paths whose answer is remembered (the route, or none). Both the access log and the HTTP contract match every
+ * request's path against every route's regex; remembering the answer per path makes that a Map lookup for
+ * the paths a busy client repeats (docs/performance.md, "Read floor"). Bounded: emptied when full.
+ */
+const REMEMBERED_PATHS = 5000;
+/** Longer paths are matched each time, so the memory stays under about 5000 × 256 characters. */
+const REMEMBERED_PATH_LENGTH = 256;
 
 export interface RouteMatch {
   pattern: string;
@@ -45,42 +57,61 @@ function isUsableParameter(segment: string): boolean {
   return decoded !== '.' && decoded !== '..' && !decoded.includes('\0');
 }
 
+function answerOf(entry: RouteEntry): RouteMatch {
+  const methods = new Set(entry.methods);
+  if (methods.has('GET')) methods.add('HEAD');
+  methods.add('OPTIONS');
+  const allow = DRF_METHOD_ORDER.filter((m) => methods.has(m)).join(', ');
+  return { pattern: entry.pattern, allow, allows: (method) => methods.has(method.toUpperCase()) };
+}
+
 /**
  * Every route the API serves with the methods it accepts. It answers `Allow` and 405 for a path in one
  * place (architecture.md "The contract"), whatever controller handles the path.
  */
 export class RouteTable {
   private readonly entries = new Map<string, RouteEntry>();
+  private readonly matches = new Map<string, RouteMatch | null>();
 
   add(pattern: string, method: string): void {
     const normalized = pattern.endsWith('/') ? pattern : `${pattern}/`;
     let entry = this.entries.get(normalized);
     if (!entry) {
-      entry = { pattern: normalized, regex: compilePattern(normalized), methods: new Set() };
+      const staticSegments = normalized.split('/').filter((s) => s && !s.startsWith(':')).length;
+      entry = { pattern: normalized, regex: compilePattern(normalized), methods: new Set(), staticSegments };
       this.entries.set(normalized, entry);
     }
     entry.methods.add(method.toUpperCase());
+    entry.match = undefined;
+    this.matches.clear();
   }
 
   /** The route for a path. Static segments win over parameters (`/api/units/` before `/api/:x/`). */
   match(path: string): RouteMatch | undefined {
+    if (path.length > REMEMBERED_PATH_LENGTH) return this.find(path) ?? undefined;
+    let found = this.matches.get(path);
+    if (found === undefined) {
+      found = this.find(path);
+      if (this.matches.size >= REMEMBERED_PATHS) this.matches.clear();
+      this.matches.set(path, found);
+    }
+    return found ?? undefined;
+  }
+
+  private find(path: string): RouteMatch | null {
     let best: RouteEntry | undefined;
     let bestStatic = -1;
     for (const entry of this.entries.values()) {
       const found = entry.regex.exec(path);
       if (!found || !found.slice(1).every(isUsableParameter)) continue;
-      const staticSegments = entry.pattern.split('/').filter((s) => s && !s.startsWith(':')).length;
-      if (staticSegments > bestStatic) {
+      if (entry.staticSegments > bestStatic) {
         best = entry;
-        bestStatic = staticSegments;
+        bestStatic = entry.staticSegments;
       }
     }
-    if (!best) return undefined;
-    const methods = new Set(best.methods);
-    if (methods.has('GET')) methods.add('HEAD');
-    methods.add('OPTIONS');
-    const allow = DRF_METHOD_ORDER.filter((m) => methods.has(m)).join(', ');
-    return { pattern: best.pattern, allow, allows: (method) => methods.has(method.toUpperCase()) };
+    if (!best) return null;
+    best.match ??= answerOf(best);
+    return best.match;
   }
 
   patterns(): string[] {

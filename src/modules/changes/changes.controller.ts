@@ -1,3 +1,4 @@
+import { ReadWithAccess } from '../../common/auth/read-with-access';
 import { applyDecorators, Controller, Get, Param } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Ctx, RequestContext } from '../../common/http/request-context';
@@ -6,7 +7,7 @@ import { CursorEnvelope, cursorEnvelope, listEnvelope, ListEnvelope } from '../.
 import { parsePageRequest } from '../../common/pagination/page-params';
 import { namesCursor } from './change-cursor';
 import { ChangeResponse, toChangeResponse } from './change.response';
-import { ChangeScope, ChangesService } from './changes.service';
+import { CHANGE_DETAIL_READ, ChangeScope, ChangesService } from './changes.service';
 
 type ChangeList = ListEnvelope<ChangeResponse> | CursorEnvelope<ChangeResponse>;
 
@@ -47,10 +48,11 @@ export class ChangesController {
   }
 
   @Get('changes/:id')
+  @ReadWithAccess(CHANGE_DETAIL_READ)
   @ApiOperation({ operationId: 'getChange', summary: 'Get a change' })
   @ApiOkResponse({ type: ChangeResponse })
   async detail(@Ctx() ctx: RequestContext, @Param('id') id: string): Promise<ChangeResponse> {
-    return toChangeResponse(await this.changes.get(id), ctx.links);
+    return toChangeResponse(await this.changes.get(id, ctx.prefetched), ctx.links);
   }
 
   @Get('projects/:project/changes')

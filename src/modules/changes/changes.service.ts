@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { changeVisibleSql } from '../../common/auth/access-sql';
+import type { DetailRead } from '../../common/auth/read-with-access';
 import { notFound } from '../../common/http/api-errors';
+import { PreparedStatement } from '../../database/prepared-statement';
 import type { ApiCaller } from '../../common/http/request-context';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { TranslationLookup } from '../translations/translation-lookup.service';
@@ -60,6 +62,19 @@ const CHANGE_SELECT = `
     LEFT JOIN languages tl ON tl.id = t.language_id
     LEFT JOIN users uu ON uu.id = ch.user_id
     LEFT JOIN users au ON au.id = ch.author_id`;
+
+// The change detail runs on every GET /api/changes/<id>/: a named statement, planned once per connection
+// (docs/performance.md, "Read floor"). Visibility is the auth guard's: the path names the change.
+const CHANGE_DETAIL = new PreparedStatement<ChangeRow>(`${CHANGE_SELECT} WHERE ch.id = $1`);
+
+/**
+ * The same row read by the auth guard's statement (read-with-access.ts), through `to_json`: the bigint ids and
+ * the timestamp as text, as pg answers them here (data-source-options.ts).
+ */
+export const CHANGE_DETAIL_READ: DetailRead = {
+  kind: 'change',
+  sql: (n) => `${CHANGE_SELECT.replace('SELECT ch.id, ch.action, ch.timestamp, ch.target, ch.unit_id,', 'SELECT ch.id::text AS id, ch.action, ch.timestamp::text AS timestamp, ch.target, ch.unit_id::text AS unit_id,')} WHERE ch.id = $${n}`,
+};
 
 @Injectable()
 export class ChangesService {
@@ -137,9 +152,11 @@ export class ChangesService {
     return ids.map((id) => byId.get(id)).filter((row): row is ChangeRow => row !== undefined);
   }
 
-  async get(id: string): Promise<ChangeRow> {
+  /** `prefetched`: the row the auth guard read (CHANGE_DETAIL_READ), if any. */
+  async get(id: string, prefetched?: unknown): Promise<ChangeRow> {
+    if (prefetched !== undefined) return prefetched as ChangeRow;
     if (!/^\d{1,18}$/.test(id)) throw notFound();
-    const rows: ChangeRow[] = await this.dataSource.query(`${CHANGE_SELECT} WHERE ch.id = $1`, [id]);
+    const rows = await CHANGE_DETAIL.run(this.dataSource, [id]);
     if (rows.length === 0) throw notFound();
     return rows[0];
   }

@@ -1,3 +1,5 @@
+import { ReadWithAccess } from '../../common/auth/read-with-access';
+import { COMPONENT_DETAIL_READ } from './component-read.statement';
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Put } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiPreconditionFailedResponse, ApiTags } from '@nestjs/swagger';
 import { conditionalWrite } from '../../common/http/preconditions';
@@ -33,10 +35,11 @@ export class ComponentsController {
   }
 
   @Get(':project/:component')
+  @ReadWithAccess(COMPONENT_DETAIL_READ)
   @ApiOperation({ operationId: 'getComponent', summary: 'Get a component' })
   @ApiOkResponse({ type: ComponentResponse })
   async detail(@Ctx() ctx: RequestContext, @Param('project') project: string, @Param('component') component: string): Promise<ComponentResponse> {
-    return toComponentResponse(await this.components.getBySlugs(project, component), ctx.links);
+    return toComponentResponse(await this.components.detailBySlugs(project, component, ctx.prefetched), ctx.links);
   }
 
   /** Full update: name, slug, repo, filemask and file_format are required (weblate-api.md §10.13). */

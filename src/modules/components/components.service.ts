@@ -9,6 +9,7 @@ import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/
 import { RemovalTaskScheduler } from '../../sync/removal-task.scheduler';
 import { ProjectsService } from '../projects/projects.service';
 import { Component } from './component.entity';
+import { readComponentDetail } from './component-read.statement';
 import { parseDrfBoolean } from './component-write.validator';
 
 /** Weblate's action codes written here (weblate-api.md §8.1). */
@@ -64,6 +65,13 @@ export class ComponentsService {
       .where('project.slug = :projectSlug AND component.slug = :componentSlug', { projectSlug, componentSlug })
       .getOne();
     if (!component) throw notFound();
+    return component;
+  }
+
+  /** The same component for its GET response only: one named statement, a plain entity-shaped object. */
+  async detailBySlugs(projectSlug: string, componentSlug: string, prefetched?: unknown): Promise<Component> {
+    const component = await readComponentDetail(this.dataSource, prefetched, projectSlug, componentSlug);
+    if (component === null) throw notFound();
     return component;
   }
 

@@ -1,3 +1,5 @@
+import { ReadWithAccess } from '../../common/auth/read-with-access';
+import { PROJECT_DETAIL_READ } from './project-read.statement';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -37,10 +39,11 @@ export class ProjectsController {
   }
 
   @Get(':project')
+  @ReadWithAccess(PROJECT_DETAIL_READ)
   @ApiOperation({ operationId: 'getProject', summary: 'Get a project' })
   @ApiOkResponse({ type: ProjectResponse })
   async detail(@Ctx() ctx: RequestContext, @Param('project') slug: string): Promise<ProjectResponse> {
-    return toProjectResponse(await this.projects.getBySlug(slug), ctx.links);
+    return toProjectResponse(await this.projects.detailBySlug(slug, ctx.prefetched), ctx.links);
   }
 
   @Put(':project')

@@ -8,6 +8,7 @@ import { validateBody } from '../../common/http/validation';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { RemovalTaskScheduler } from '../../sync/removal-task.scheduler';
 import { CreateProjectDto, UpdateProjectDto } from './dto/project-write.dto';
+import { readProjectDetail } from './project-read.statement';
 import { Project } from './project.entity';
 
 const UNIQUE_VIOLATION = '23505';
@@ -32,6 +33,13 @@ export class ProjectsService {
   async getBySlug(slug: string): Promise<Project> {
     const project = await this.projects.findOneBy({ slug });
     if (!project) throw notFound();
+    return project;
+  }
+
+  /** The same project for its GET response only: one named statement, a plain entity-shaped object. */
+  async detailBySlug(slug: string, prefetched?: unknown): Promise<Project> {
+    const project = await readProjectDetail(this.projects.manager.connection, prefetched, slug);
+    if (project === null) throw notFound();
     return project;
   }
 

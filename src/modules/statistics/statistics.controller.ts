@@ -1,3 +1,4 @@
+import { ReadWithAccess } from '../../common/auth/read-with-access';
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Ctx, RequestContext } from '../../common/http/request-context';
@@ -13,7 +14,7 @@ import {
   toTranslationStatistics,
   TranslationStatisticsResponse,
 } from './statistics.response';
-import { StatisticsService, TranslationStatisticsRow } from './statistics.service';
+import { StatisticsService, TRANSLATION_STATISTICS_READ, TranslationStatisticsRow } from './statistics.service';
 
 /**
  * Every `/statistics/` route and `/api/projects/<p>/languages/` (weblate-api.md §5.5–§5.8, §6.9). The `url`
@@ -26,6 +27,7 @@ export class StatisticsController {
   constructor(private readonly statistics: StatisticsService) {}
 
   @Get('translations/:project/:component/:language/statistics')
+  @ReadWithAccess(TRANSLATION_STATISTICS_READ)
   @ApiOperation({ operationId: 'getTranslationStatistics', summary: 'Get the statistics of a translation' })
   @ApiOkResponse({ type: TranslationStatisticsResponse })
   async translation(
@@ -34,7 +36,7 @@ export class StatisticsController {
     @Param('component') component: string,
     @Param('language') language: string,
   ): Promise<TranslationStatisticsResponse> {
-    return translationStatistics(ctx, project, component, await this.statistics.forTranslation(project, component, language));
+    return translationStatistics(ctx, project, component, await this.statistics.forTranslation(project, component, language, ctx.prefetched));
   }
 
   /** A paginated list of per-translation statistics objects, ordered by translation id (§5.7). */

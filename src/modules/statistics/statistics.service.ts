@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { changeVisibleSql, visibleComponentIdsSql } from '../../common/auth/access-sql';
+import type { DetailRead } from '../../common/auth/read-with-access';
 import { notFound } from '../../common/http/api-errors';
+import { PreparedStatement } from '../../database/prepared-statement';
 import type { ApiCaller, RequestContext } from '../../common/http/request-context';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { CONTENT_CHANGE_ACTIONS } from '../changes/change-actions';
@@ -30,14 +32,38 @@ const SUMS = `coalesce(sum(t.total), 0)::bigint AS total, coalesce(sum(t.total_w
   coalesce(sum(t.failing_checks), 0)::bigint AS failing, coalesce(sum(t.have_suggestion), 0)::bigint AS suggestions,
   coalesce(sum(t.have_comment), 0)::bigint AS comments, max(t.last_change) AS last_change`;
 
-const ROW = `t.total, t.total_words, t.total_chars, t.translated, t.translated_words, t.translated_chars, t.fuzzy,
-  t.approved, t.readonly, t.failing_checks AS failing, t.have_suggestion AS suggestions, t.have_comment AS comments,
-  t.last_change, l.code, l.name, coalesce(nullif(u.full_name, ''), u.username) AS last_author,
+/** A translation's row; `actions` is the SQL of the content actions' array, `lastChange` the last_change column. */
+const rowColumns = (actions: string, lastChange: string): string => `t.total, t.total_words, t.total_chars, t.translated,
+  t.translated_words, t.translated_chars, t.fuzzy, t.approved, t.readonly, t.failing_checks AS failing,
+  t.have_suggestion AS suggestions, t.have_comment AS comments,
+  ${lastChange}, l.code, l.name, coalesce(nullif(u.full_name, ''), u.username) AS last_author,
   (SELECT count(*) FROM changes ch
-    WHERE ch.translation_id = t.id AND ch.action = ANY($1::smallint[]) AND ch.timestamp >= t.last_change - ${RECENT_WINDOW})
+    WHERE ch.translation_id = t.id AND ch.action = ANY(${actions}) AND ch.timestamp >= t.last_change - ${RECENT_WINDOW})
     AS recent_changes`;
 
+const ROW = rowColumns('$1::smallint[]', 't.last_change');
+
 const ROW_JOINS = `translations t JOIN languages l ON l.id = t.language_id LEFT JOIN users u ON u.id = t.last_author_id`;
+
+type TranslationStatisticsSqlRow = CounterRow & { code: string; name: string; last_author: string | null };
+
+/** `/api/translations/<p>/<c>/<lang>/statistics/` by the path's slugs from `$n`, the actions as `actions`. */
+const translationStatisticsSql = (n: number, actions: string, lastChange: string): string =>
+  `SELECT ${rowColumns(actions, lastChange)} FROM ${ROW_JOINS}
+     JOIN components c ON c.id = t.component_id JOIN projects p ON p.id = c.project_id
+    WHERE p.slug = $${n} AND c.slug = $${n + 1} AND l.code = $${n + 2}`;
+
+const TRANSLATION_STATISTICS = new PreparedStatement<TranslationStatisticsSqlRow>(translationStatisticsSql(2, '$1::smallint[]', 't.last_change'));
+
+/**
+ * The same row read by the auth guard's statement (read-with-access.ts, docs/performance.md "Read floor"). The
+ * content actions are a fixed list of numbers, written into the text; last_change is selected as text, what pg
+ * answers for it here (the counters go through Number() whichever way they arrive).
+ */
+export const TRANSLATION_STATISTICS_READ: DetailRead = {
+  kind: 'translation',
+  sql: (n) => translationStatisticsSql(n, `'{${CONTENT_ACTIONS.map((action) => Number(action)).join(',')}}'::smallint[]`, 't.last_change::text AS last_change'),
+};
 
 /** A row as pg returns it: bigint sums arrive as text, timestamptz as text (microseconds kept). */
 type CounterRow = Record<
@@ -71,13 +97,10 @@ export class StatisticsService {
   ) {}
 
   /** `/api/translations/<p>/<c>/<lang>/statistics/`: lookup and statistics in one statement. */
-  async forTranslation(projectSlug: string, componentSlug: string, languageCode: string): Promise<TranslationStatisticsRow> {
-    const rows: Array<CounterRow & { code: string; name: string; last_author: string | null }> = await this.dataSource.query(
-      `SELECT ${ROW} FROM ${ROW_JOINS}
-         JOIN components c ON c.id = t.component_id JOIN projects p ON p.id = c.project_id
-        WHERE p.slug = $2 AND c.slug = $3 AND l.code = $4`,
-      [CONTENT_ACTIONS, projectSlug, componentSlug, languageCode],
-    );
+  /** `prefetched`: the row the auth guard read (TRANSLATION_STATISTICS_READ), if any. */
+  async forTranslation(projectSlug: string, componentSlug: string, languageCode: string, prefetched?: unknown): Promise<TranslationStatisticsRow> {
+    if (prefetched !== undefined) return toTranslationRow(prefetched as TranslationStatisticsSqlRow);
+    const rows = await TRANSLATION_STATISTICS.run(this.dataSource, [CONTENT_ACTIONS, projectSlug, componentSlug, languageCode]);
     if (rows.length === 0) throw notFound();
     return toTranslationRow(rows[0]);
   }

@@ -1,10 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ReadWithAccess } from '../../common/auth/read-with-access';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiPaginatedResponse, ApiPagingQuery } from '../../common/openapi/api-paginated-response';
 import { listEnvelope, ListEnvelope } from '../../common/pagination/list-envelope';
 import { parsePageRequest } from '../../common/pagination/page-params';
 import { TranslationResponse, toTranslationResponse } from './translation.response';
+import { TRANSLATION_DETAIL_READ } from './translation-read.statements';
 import { LoadedTranslation, TranslationsService } from './translations.service';
 
 const toResponse = (ctx: RequestContext, item: LoadedTranslation, withComponent = true): TranslationResponse =>
@@ -31,6 +33,7 @@ export class TranslationsController {
   }
 
   @Get('translations/:project/:component/:language')
+  @ReadWithAccess(TRANSLATION_DETAIL_READ)
   @ApiOperation({ operationId: 'getTranslation', summary: 'Get a translation' })
   @ApiOkResponse({ type: TranslationResponse })
   async detail(
@@ -39,7 +42,7 @@ export class TranslationsController {
     @Param('component') component: string,
     @Param('language') language: string,
   ): Promise<TranslationResponse> {
-    return toResponse(ctx, await this.translations.get(project, component, language));
+    return toResponse(ctx, await this.translations.get(project, component, language, ctx.prefetched));
   }
 
   @Delete('translations/:project/:component/:language')

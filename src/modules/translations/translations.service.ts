@@ -7,6 +7,7 @@ import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/
 import { ACTION_ADDED_LANGUAGE, ACTION_REMOVE_TRANSLATION } from '../changes/change-actions';
 import { recordChanges } from '../changes/change-recorder';
 import { TranslationLookup } from './translation-lookup.service';
+import { readComponentTranslations, readTranslationDetail } from './translation-read.statements';
 import { RepositoryOperationsService } from '../../sync/repository-operations.service';
 import { refreshTranslationStatistics } from '../../sync/translation-statistics';
 import { compileLanguageRegex } from '../../vcs/filemask';
@@ -48,6 +49,13 @@ export class TranslationsService {
 
   /** `/api/components/<p>/<c>/translations/`, ordered by id (§5.7). */
   async listForComponent(projectSlug: string, componentSlug: string, pageRequest: PageRequest): Promise<TranslationPage> {
+    // A numbered page is one statement (translation-read.statements.ts); `page=last` needs the count first.
+    if (pageRequest.page !== 'last') {
+      const found = await readComponentTranslations(this.dataSource, projectSlug, componentSlug, pageRequest.size, (pageRequest.page - 1) * pageRequest.size);
+      if (found === null) throw notFound();
+      // A page past the end is 404 `Invalid page.` (the rows read for it are empty and dropped).
+      return { page: resolvePage(pageRequest, found.count), count: found.count, items: found.items };
+    }
     const component = await this.lookup.component(projectSlug, componentSlug);
     const count = await this.dataSource.getRepository(Translation).countBy({ componentId: component.id });
     const page = resolvePage(pageRequest, count);
@@ -56,11 +64,10 @@ export class TranslationsService {
     return { page, count, items };
   }
 
-  async get(projectSlug: string, componentSlug: string, languageCode: string): Promise<LoadedTranslation> {
-    const query = this.query()
-      .where('p.slug = :projectSlug AND c.slug = :componentSlug AND l.code = :languageCode', { projectSlug, componentSlug, languageCode });
-    const [item] = await this.load(query);
-    if (!item) throw notFound();
+  /** `prefetched`: the row the auth guard read for the detail route (TRANSLATION_DETAIL_READ), if any. */
+  async get(projectSlug: string, componentSlug: string, languageCode: string, prefetched?: unknown): Promise<LoadedTranslation> {
+    const item = await readTranslationDetail(this.dataSource, prefetched, projectSlug, componentSlug, languageCode);
+    if (item === null) throw notFound();
     return item;
   }
 

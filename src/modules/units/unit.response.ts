@@ -84,6 +84,12 @@ export const UNIT_COLUMNS = `u.id, u.translation_id, u.source_unit_id, u.id_hash
          u.location, u.context, u.note, u.flags, u.extra_flags, u.explanation, u.state, u.position, u.num_words,
          u.priority, u.pending, u.has_suggestion, u.has_comment, u.has_failing_check, u.timestamp`;
 
+/** UNIT_COLUMNS with the bigint and timestamptz columns as text, for rows read through `to_json`. */
+export const UNIT_TEXT_COLUMNS = `u.id::text AS id, u.translation_id, u.source_unit_id::text AS source_unit_id, u.id_hash::text AS id_hash,
+         u.content_hash::text AS content_hash, u.source, u.previous_source, u.target, u.location, u.context, u.note, u.flags,
+         u.extra_flags, u.explanation, u.state, u.position, u.num_words, u.priority, u.pending, u.has_suggestion,
+         u.has_comment, u.has_failing_check, u.timestamp::text AS timestamp`;
+
 /** Units with their translation, component, project and language, so no item needs another query. */
 export const UNIT_SELECT = `
   SELECT ${UNIT_COLUMNS},

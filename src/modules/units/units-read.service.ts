@@ -2,13 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { translationIdVisibleSql } from '../../common/auth/access-sql';
+import type { DetailRead } from '../../common/auth/read-with-access';
 import { notFound } from '../../common/http/api-errors';
 import type { ApiCaller } from '../../common/http/request-context';
 import { PreparedStatement } from '../../database/prepared-statement';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { TranslationLookup } from '../translations/translation-lookup.service';
 import { compileRequestSearch, runSearch, type CompiledSearch } from './unit-query';
-import { UNIT_COLUMNS, UNIT_PAGE_SELECT, UNIT_SELECT, UnitRow } from './unit.response';
+import { UNIT_COLUMNS, UNIT_PAGE_SELECT, UNIT_SELECT, UNIT_TEXT_COLUMNS, UnitRow } from './unit.response';
 
 export interface UnitPage {
   page: ResolvedPage;
@@ -46,6 +47,20 @@ const POSITION_RANGE = new PreparedStatement<PositionRangeRow>(
      FROM tr LEFT JOIN units u ON u.translation_id = tr.id AND u.position BETWEEN $4 AND $5
     ORDER BY u.position, u.id`,
 );
+
+// The unit detail, a named statement like the page (docs/performance.md, "Read floor"); visibility is the
+// auth guard's (the path names the unit).
+const UNIT_DETAIL = new PreparedStatement<UnitRow>(`${UNIT_SELECT} WHERE u.id = $1`);
+
+/**
+ * The same row read by the auth guard's statement (read-with-access.ts). It arrives through `to_json`, so the
+ * bigint and timestamptz columns are selected as text, which is what pg answers for them here (the ids and
+ * hashes as strings, timestamps as text: data-source-options.ts).
+ */
+export const UNIT_DETAIL_READ: DetailRead = {
+  kind: 'unit',
+  sql: (n) => `${UNIT_SELECT.replace(UNIT_COLUMNS, UNIT_TEXT_COLUMNS)} WHERE u.id = $${n}`,
+};
 
 /** Unit reads: every list is one count and one joined page query, whatever the page size (no N+1). */
 @Injectable()
@@ -110,8 +125,10 @@ export class UnitsReadService {
     return this.page(`(${search?.sql ?? 'TRUE'}) AND ${translationIdVisibleSql(caller, 'u.translation_id')}`, params, 'u.id', pageRequest, search);
   }
 
-  async get(id: string): Promise<UnitRow> {
-    const rows: UnitRow[] = await this.dataSource.query(`${UNIT_SELECT} WHERE u.id = $1`, [parseUnitId(id)]);
+  /** `prefetched`: the row the auth guard read (UNIT_DETAIL_READ), if any. */
+  async get(id: string, prefetched?: unknown): Promise<UnitRow> {
+    if (prefetched !== undefined) return prefetched as UnitRow;
+    const rows = await UNIT_DETAIL.run(this.dataSource, [parseUnitId(id)]);
     if (rows.length === 0) throw notFound();
     return rows[0];
   }

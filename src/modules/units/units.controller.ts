@@ -1,3 +1,4 @@
+import { ReadWithAccess } from '../../common/auth/read-with-access';
 import { UNIT_SEARCH_DESCRIPTION } from './search/search-description';
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Put, Res } from '@nestjs/common';
 import type { Response } from 'express';
@@ -11,7 +12,7 @@ import { LARGE_PAGINATION, parsePageRequest } from '../../common/pagination/page
 import { UnitWriteBody } from './dto/unit-bodies';
 import { UnitEditService, type UnitWriteOutcome } from './unit-edit.service';
 import { toUnitResponse, UnitResponse, UnitWriteResponse } from './unit.response';
-import { UnitsReadService } from './units-read.service';
+import { UNIT_DETAIL_READ, UnitsReadService } from './units-read.service';
 
 /**
  * A unit write translates (unit.edit) or edits the source string's properties (source.edit): without either
@@ -55,10 +56,11 @@ export class UnitsController {
   }
 
   @Get(':id')
+  @ReadWithAccess(UNIT_DETAIL_READ)
   @ApiOperation({ operationId: 'getUnit', summary: 'Get a unit (string)' })
   @ApiOkResponse({ type: UnitResponse })
   async detail(@Ctx() ctx: RequestContext, @Param('id') id: string): Promise<UnitResponse> {
-    return toUnitResponse(await this.units.get(id), ctx.links);
+    return toUnitResponse(await this.units.get(id, ctx.prefetched), ctx.links);
   }
 
   @Put(':id')

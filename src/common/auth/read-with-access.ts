@@ -1,0 +1,30 @@
+import { SetMetadata } from '@nestjs/common';
+
+/*
+ * A detail read answered by the access statement itself (docs/performance.md, "Read floor"). Every request
+ * whose path names an object runs one statement in the auth guard (scope-access.ts: the token's caller, the
+ * object, its visibility and the caller's rights); a detail route then ran a second statement for the body,
+ * and on this stack each statement costs a socket round trip that wakes a PostgreSQL backend — more than
+ * PostgreSQL spends answering it. A GET route may therefore declare the SELECT that reads its body; the guard
+ * adds it to its statement as one more column (`to_json` of the row), with the same path parameters as the
+ * object lookup, and hands the row to the handler only after every check of the guard passed (401, 404 for a
+ * hidden object), exactly as before. The rules are unchanged: the same statement decides, the body is read in
+ * the same snapshot, and a refused request never sees the body.
+ */
+
+/** The body's SELECT for a route whose path names an object of `kind`, with the path's parameters from `$first`. */
+export interface DetailRead {
+  /** Which object lookup of scope-access.ts the path uses (and whose parameters the SELECT takes). */
+  kind: 'project' | 'component' | 'translation' | 'unit' | 'change';
+  /**
+   * A SELECT of at most one row; its parameters are `$first`, `$first + 1`, … in the path's order. The row
+   * reaches the handler through `to_json`, so columns whose JSON differs from what pg would answer (bigint,
+   * timestamptz) must be selected as `::text`.
+   */
+  sql(first: number): string;
+}
+
+export const DETAIL_READ_KEY = 'glossa:detailRead';
+
+/** On a GET handler: the guard reads the body with its access statement (ctx.prefetched). */
+export const ReadWithAccess = (read: DetailRead): MethodDecorator => SetMetadata(DETAIL_READ_KEY, read);
