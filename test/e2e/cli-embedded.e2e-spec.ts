@@ -118,5 +118,5 @@ describe('admin CLI while the embedded server runs', () => {
     const standalone = await cli('createtoken', 'alice');
     expect(standalone.code).toBe(0);
     expect(standalone.stdout.trim()).toMatch(/^wlu_/);
-  }, 120_000);
+  });
 });
