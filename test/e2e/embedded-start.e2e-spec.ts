@@ -15,7 +15,7 @@ import { PATIENCE_MS } from '../support/wait';
 
 // Jest runs from the repository root (jest.config.cjs); ESM test modules have no __dirname.
 const ROOT = process.cwd();
-const READY_TIMEOUT_MS = 90_000;
+const READY_TIMEOUT_MS = PATIENCE_MS;
 const SPEC_HEADERS = { 'content-type': 'application/json', vary: 'Accept' };
 
 /** The caller's environment minus everything that would point the server elsewhere than the defaults. */
