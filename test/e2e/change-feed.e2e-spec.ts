@@ -4,6 +4,7 @@ import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { ChangeFeed, decodeFeedPosition, encodeFeedPosition, FEED_START, type FeedPosition } from '../../src/modules/changes/change-feed';
 import { eventually } from '../support/server-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { PATIENCE_MS } from '../support/wait';
 
 // The change feed that webhooks, e-mail and the change stream follow (issue 14): it hands out each change
 // once, in an order that never passes a change whose transaction is still open.
@@ -50,7 +51,7 @@ describe('ChangeFeed', () => {
     eventually(async () => {
       const all = await readAll(from);
       return all.ids.length >= count ? all : undefined;
-    }, 60_000, `${count} changes readable`);
+    }, PATIENCE_MS, `${count} changes readable`);
 
   it('reads finished changes once each, in order, from any position', async () => {
     const start = await feed.head();
@@ -176,7 +177,7 @@ describe('ChangeFeed', () => {
       return eventually(async () => {
         handled.push(...(await drain(name)));
         return handled.length >= count ? handled : undefined;
-      }, 60_000, `${count} changes consumed`);
+      }, PATIENCE_MS, `${count} changes consumed`);
     };
 
     it('starts at the head when first used, then hands each later change out once', async () => {

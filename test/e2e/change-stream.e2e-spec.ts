@@ -7,6 +7,7 @@ import { eventually } from '../support/server-process';
 import { SseClient } from '../support/sse-client';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 import { createUserWithToken } from '../support/users-factories';
+import { PATIENCE_MS } from '../support/wait';
 
 // The change stream and the cursor on the changes lists (issue 14 item 4): Server-Sent Events with the lists'
 // change objects, resumable with Last-Event-ID in feed order, visibility checked per batch, heartbeats, caps.
@@ -41,7 +42,7 @@ describe('change stream', () => {
   afterEach(async () => {
     for (const client of open.splice(0)) client.close();
     // The server notices each disconnect on its own; the next test starts with no stream held.
-    await eventually(async () => (streams.openCount === 0 ? true : undefined), 10_000, 'every stream closed');
+    await eventually(async () => (streams.openCount === 0 ? true : undefined), PATIENCE_MS, 'every stream closed');
   });
 
   afterAll(async () => {
@@ -66,7 +67,7 @@ describe('change stream', () => {
   const disconnect = async (client: SseClient): Promise<void> => {
     const before = streams.openCount;
     client.close();
-    await eventually(async () => (streams.openCount < before ? true : undefined), 10_000, 'the stream closed on the server');
+    await eventually(async () => (streams.openCount < before ? true : undefined), PATIENCE_MS, 'the stream closed on the server');
   };
 
   /** Records a change as the application does, straight in the database; answers its id. */
@@ -315,7 +316,7 @@ describe('change stream', () => {
       let url: string | null = `/api/changes/?id__gt=0&page_size=3`;
       let inserted = 0;
       const added: number[] = [];
-      const deadline = Date.now() + 45_000;
+      const deadline = Date.now() + PATIENCE_MS;
       while (url !== null) {
         const response: { body: { next: string | null; previous: null; results: Array<Record<string, unknown>> } } & Parameters<typeof expectApiHeaders>[0] =
           await app.http().get(url).expect(200);
@@ -380,7 +381,7 @@ describe('change stream', () => {
         for (const [name, value] of headers) request = request.set(name, value);
         return ((await request.expect(200)).body.results as Array<{ id: number }>).map((change) => change.id);
       };
-      await eventually(async () => ((await cursorIds([authHeader(TEST_ADMIN_TOKEN)])).includes(hidden) ? true : undefined), 45_000, 'the hidden change on the superuser walk');
+      await eventually(async () => ((await cursorIds([authHeader(TEST_ADMIN_TOKEN)])).includes(hidden) ? true : undefined), PATIENCE_MS, 'the hidden change on the superuser walk');
       expect(await cursorIds([])).not.toContain(hidden);
     });
   });

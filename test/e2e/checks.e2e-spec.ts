@@ -8,6 +8,7 @@ import { eventually } from '../support/server-process';
 import { waitForTask } from '../support/tasks';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 import { createUserWithToken } from '../support/users-factories';
+import { PATIENCE_MS } from '../support/wait';
 
 // Quality checks (issue 13 items 1 and 2; checks-suggestions-search.md §1–§4, §8): computed on import, on
 // edits, uploads and flag changes; has_failing_check, the statistics, `check:` searches and Glossa's
@@ -64,7 +65,7 @@ describe('quality checks', () => {
   const activeIds = async (context: string): Promise<string[]> => (await checksOf((await unit(context)).id)).filter((c) => !c.dismissed).map((c) => c.id);
   /** Waits (polling, with a deadline) until a string's active checks are these: the background recheck has run. */
   const untilActive = (context: string, expected: string[]): Promise<true> =>
-    eventually(async () => (JSON.stringify(await activeIds(context)) === JSON.stringify(expected) ? true : undefined), 30_000, `checks of ${context}`);
+    eventually(async () => (JSON.stringify(await activeIds(context)) === JSON.stringify(expected) ? true : undefined), PATIENCE_MS, `checks of ${context}`);
   const patch = (id: number, target: string, state = 20) => app.http().patch(`/api/units/${id}/`).set(...admin).send({ target: [target], state });
   const createComponent = async (slug: string, repo: string): Promise<void> => {
     const created = await app
@@ -99,7 +100,7 @@ describe('quality checks', () => {
     sandbox = await createGitSandbox({ 'sources/app.json': json(TEMPLATE), 'translations/cs/app.json': json(CS) });
     otherSandbox = await createGitSandbox({ 'sources/app.json': json({ ok: 'Save' }), 'translations/cs/app.json': json({ ok: 'Uložit soubor' }) });
     await createComponent('app', sandbox.upstream);
-  }, 90_000);
+  });
 
   afterAll(async () => {
     await app?.close();
@@ -153,7 +154,7 @@ describe('quality checks', () => {
     const waiting = async (): Promise<number> =>
       (await db.query("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'component-recheck' AND state IN ('created', 'retry', 'active')"))[0].n;
     expect(await waiting()).toBeGreaterThan(0);
-    await eventually(async () => ((await waiting()) === 0 ? true : undefined), 30_000, 'the queued rechecks');
+    await eventually(async () => ((await waiting()) === 0 ? true : undefined), PATIENCE_MS, 'the queued rechecks');
     // Running a recheck again changes nothing (a retried job is harmless).
     await rechecks.recheck(id);
     await rechecks.recheck(id);
@@ -434,7 +435,7 @@ describe('source checks', () => {
       })
       .expect(201);
     await waitForTask(app, created.body.task_url, admin);
-  }, 90_000);
+  });
 
   afterAll(async () => {
     await app?.close();

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { createGitSandbox, type GitSandbox } from '../../src/vcs/testing/git-sandbox';
 import { compileServer, freePort, ServerProcess } from '../support/server-process';
+import { PATIENCE_MS } from '../support/wait';
 
 // Issue 15 "The first hour": the README's admin CLI commands work while `npm start` runs on the embedded
 // database. The server owns the database (PGlite has one session), so `node dist/cli.js` hands its command
@@ -13,7 +14,7 @@ import { compileServer, freePort, ServerProcess } from '../support/server-proces
 // Needs no PostgreSQL server: the compiled server runs with no DATABASE_URL.
 
 const ROOT = process.cwd();
-const READY_TIMEOUT_MS = 90_000;
+const READY_TIMEOUT_MS = PATIENCE_MS;
 
 interface CliRun {
   code: number;
@@ -118,5 +119,5 @@ describe('admin CLI while the embedded server runs', () => {
     const standalone = await cli('createtoken', 'alice');
     expect(standalone.code).toBe(0);
     expect(standalone.stdout.trim()).toMatch(/^wlu_/);
-  }, 120_000);
+  });
 });

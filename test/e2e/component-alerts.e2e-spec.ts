@@ -54,7 +54,7 @@ describe('component alerts for files that fail to import', () => {
       .send({ name: 'App', slug: 'app', repo: sandbox.upstream, filemask: 'translations/*/app.json', template: 'sources/app.json', file_format: 'json' })
       .expect(201);
     await waitForTask(app, created.body.task_url);
-  }, 90_000);
+  });
 
   afterAll(async () => {
     await app?.close();

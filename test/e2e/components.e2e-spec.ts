@@ -11,6 +11,7 @@ import { createComponent, createProject } from '../support/factories';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 import { createUserWithToken } from '../support/users-factories';
 import { COMPONENT_KEYS, PROJECT_KEYS } from '../support/spec-shapes';
+import { PATIENCE_MS } from '../support/wait';
 
 // Components (weblate-api.md §5.6, §5.7, §6.3, §10.4, §10.6, §10.11, §10.13): lists, detail, edits, removal,
 // lock and links, and creation from a real git repository imported in the background.
@@ -31,7 +32,7 @@ describe('components', () => {
 
   async function waitForTask(taskUrl: string): Promise<Record<string, unknown>> {
     const taskPath = new URL(taskUrl).pathname;
-    const deadline = Date.now() + 45_000;
+    const deadline = Date.now() + PATIENCE_MS;
     for (;;) {
       const response = await app.http().get(taskPath).set(...admin).expect(200);
       if (response.body.completed) return response.body;
@@ -464,7 +465,7 @@ describe('components', () => {
       expect(response.headers['allow']).toBe(DETAIL_ALLOW);
       // weblate-api.md §10.4: the removal is a task; the component may stay visible until it has run.
       const [task] = await db.query(`SELECT id FROM tasks WHERE kind = 'component-removal'`);
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + PATIENCE_MS;
       while ((await app.http().get(`/api/tasks/${task.id}/`).expect(200)).body.completed !== true) {
         if (Date.now() > deadline) throw new Error('Removal task did not finish');
         await new Promise((resolve) => setTimeout(resolve, 200));

@@ -56,7 +56,7 @@ describe('DuplicateString component alert', () => {
     };
     await create({ name: 'Json', slug: 'json', filemask: 'json/*.json', template: 'json/en.json', file_format: 'json' });
     await create({ name: 'Po', slug: 'po', filemask: 'po/*.po', new_base: 'po/app.pot', file_format: 'po' });
-  }, 90_000);
+  });
 
   afterAll(async () => {
     await app?.close();

@@ -9,6 +9,7 @@ import { compileServer, eventually, freePort, ServerProcess } from '../support/s
 import { unitIdByContext, waitForTask as waitForSomeTask } from '../support/tasks';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { PATIENCE_MS } from '../support/wait';
 
 // Issue 3 ("Repository round-trip"): "A failed push or merge is reported, keeps the pending changes, and is
 // recorded as a change. No translation that the API acknowledged is lost if the process is killed between the
@@ -85,7 +86,7 @@ describe('a failed push or merge', () => {
     await app.http().post('/api/projects/').set(...admin).send({ name: 'Durable', slug: 'durable', web: 'https://example.org/' }).expect(201);
     const created = await app.http().post('/api/projects/durable/components/').set(...admin).send(componentBody(sandbox.upstream)).expect(201);
     await waitForTask(created.body.task_url);
-  }, 90_000);
+  });
 
   afterAll(async () => {
     await app?.close();
@@ -136,7 +137,7 @@ describe('a failed push or merge', () => {
     expect(cloned).toMatchObject({ app: { greeting: 'Ahoj!' }, cart: { items: 'Položky v košíku' } });
     expect(await readFile(path.join(sandbox.clonePath, 'README.md'), 'utf8')).toBe('Upstream readme\n');
     await rm(sandbox.clonePath, { recursive: true, force: true });
-  }, 120_000);
+  });
 
   it('is reported, recorded as 28 and keeps the commit when the push URL is not a repository', async () => {
     const notARepository = path.join(sandbox.root, 'not-a-repository');
@@ -169,7 +170,7 @@ describe('a failed push or merge', () => {
     });
     const unit = await app.http().get(`/api/units/${await unitId('cs', 'cart.empty')}/`).set(...admin).expect(200);
     expect(unit.body).toMatchObject({ target: ['Košík je prázdný'], pending: false });
-  }, 120_000);
+  });
 
   it('a failed rebase (merge_style rebase, the default) is reported, recorded as 23 and keeps the local commits and the translations', async () => {
     await translate('app.greeting', 'Nazdar!');
@@ -201,7 +202,7 @@ describe('a failed push or merge', () => {
       expect(unit.body.target).toEqual([target]);
     }
     await rm(sandbox.clonePath, { recursive: true, force: true });
-  }, 120_000);
+  });
 });
 
 // Real server processes need a PostgreSQL server: the embedded database serves one process (as in
@@ -284,7 +285,7 @@ const realPostgres = Boolean(process.env.GLOSSA_TEST_SERVER_URL);
         const body = await json<{ completed: boolean; result: unknown }>(first, new URL(created.task_url).pathname);
         return body.completed ? body : undefined;
       },
-      90_000,
+      PATIENCE_MS,
       'import task completed',
     );
     expect(task.result).toMatchObject({ result: true });

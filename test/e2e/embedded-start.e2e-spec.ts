@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { compileServer, freePort, ServerProcess } from '../support/server-process';
+import { PATIENCE_MS } from '../support/wait';
 
 // README "Quick start", first command: `npm start` builds the service and starts it with the embedded
 // database (PGlite under DATA_DIR) and the demo project imported from demo/. This runs the compiled server
@@ -14,7 +15,7 @@ import { compileServer, freePort, ServerProcess } from '../support/server-proces
 
 // Jest runs from the repository root (jest.config.cjs); ESM test modules have no __dirname.
 const ROOT = process.cwd();
-const READY_TIMEOUT_MS = 90_000;
+const READY_TIMEOUT_MS = PATIENCE_MS;
 const SPEC_HEADERS = { 'content-type': 'application/json', vary: 'Accept' };
 
 /** The caller's environment minus everything that would point the server elsewhere than the defaults. */
@@ -116,7 +117,7 @@ describe('npm start: the compiled server on the embedded database (README "Quick
     await compileServer();
     dataDir = await newDataDir();
     port = await freePort();
-  }, 240_000);
+  });
 
   afterAll(async () => {
     for (const server of servers) {
@@ -125,7 +126,7 @@ describe('npm start: the compiled server on the embedded database (README "Quick
       if ((await Promise.race([stopped, timeout])) === 'timeout') await server.kill();
     }
     for (const directory of dataDirs) await rm(directory, { recursive: true, force: true });
-  }, 60_000);
+  });
 
   it('starts PGlite under DATA_DIR and imports the demo before it answers: the API has data at once', async () => {
     first = newServer(port, { DATA_DIR: dataDir });
@@ -204,14 +205,14 @@ describe('npm start: the compiled server on the embedded database (README "Quick
     expect(file.status).toBe(200);
     expect(JSON.parse(await file.text())).toEqual(JSON.parse(readFileSync(path.join(ROOT, 'demo/translations/de/app.json'), 'utf8')));
     expect((await first.fetch('/api/schema/')).status).toBe(200);
-  }, 150_000);
+  });
 
   it('refuses a second process on the same DATA_DIR with a clear message, and leaves the first one alone', async () => {
     expect(first.running).toBe(true);
     const second = newServer(await freePort(), { DATA_DIR: dataDir });
     const exitCode = await Promise.race([
       second.spawn(),
-      new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 60_000).unref()),
+      new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), PATIENCE_MS).unref()),
     ]);
     expect(exitCode).not.toBe('timeout');
     expect(exitCode).not.toBe(0);
@@ -221,14 +222,14 @@ describe('npm start: the compiled server on the embedded database (README "Quick
     expect(readFileSync(lockPath(), 'utf8').trim()).toBe(String(first.pid));
     expect((await first.fetch('/readyz')).status).toBe(200);
     expect((await first.get('/api/projects/', 'GET, POST, HEAD, OPTIONS')).body.count).toBe(1);
-  }, 90_000);
+  });
 
   it('stops on SIGTERM with exit code 0 and releases the lock, keeping the database files', async () => {
     expect(await first.stop()).toBe(0);
     expect(first.output).toContain('SIGTERM received, shutting down');
     expect(existsSync(lockPath())).toBe(false);
     expect(existsSync(path.join(dataDir, 'pglite', 'PG_VERSION'))).toBe(true);
-  }, 60_000);
+  });
 
   it('restarts on the same DATA_DIR (even over a stale lock) with the data kept and no second demo import', async () => {
     // A lock left behind by a process that no longer exists (kill -9) does not block the start.
@@ -260,7 +261,7 @@ describe('npm start: the compiled server on the embedded database (README "Quick
 
     expect(await again.stop()).toBe(0);
     expect(existsSync(lockPath())).toBe(false);
-  }, 150_000);
+  });
 
   it('imports nothing with DEMO=false on a fresh DATA_DIR', async () => {
     const emptyDir = await newDataDir();
@@ -282,5 +283,5 @@ describe('npm start: the compiled server on the embedded database (README "Quick
 
     expect(await plain.stop()).toBe(0);
     expect(existsSync(path.join(emptyDir, 'glossa.lock'))).toBe(false);
-  }, 150_000);
+  });
 });

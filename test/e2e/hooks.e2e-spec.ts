@@ -9,6 +9,7 @@ import { authHeader } from '../support/contract';
 import { createComponent, createProject } from '../support/factories';
 import { waitForTask } from '../support/tasks';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
+import { pollUntil } from '../support/wait';
 
 // Incoming repository hooks (issue 14 item 1; integration.md §1): a push to a bare repository, the
 // provider's notification with a payload written from the provider's documentation (integration.md §1.4),
@@ -341,11 +342,15 @@ describe('repository hooks', () => {
       try {
         await hook('github', github.payload, github.headers).expect(200);
         const [first] = (await pullTasks(id)).slice(before);
-        for (;;) {
-          const [row]: Array<{ status: string }> = await db.query('SELECT status FROM tasks WHERE id = $1', [first.id]);
-          if (row.status === 'running') break;
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
+        let status: string | undefined;
+        await pollUntil(
+          async () => {
+            [{ status }] = (await db.query('SELECT status FROM tasks WHERE id = $1', [first.id])) as Array<{ status: string }>;
+            return status === 'running' ? true : undefined;
+          },
+          'the first pull running',
+          { lastSeen: () => status },
+        );
         // ... so twenty more notifications find one waiting pull after the first of them queues it.
         const responses = await Promise.all(Array.from({ length: 20 }, () => hook('github', github.payload, github.headers)));
         expect(responses.map((response) => response.status)).toEqual(Array(20).fill(200));

@@ -348,7 +348,7 @@ describe('imported component: the spec\'s endpoints on data imported from git', 
     await sandbox.commitUpstream({ [`translations/cs/${SLUG}.json`]: CS.replace('Ahoj', 'Nazdar') }, 'Update Czech greeting');
     const pulled = await app.http().post(`${componentPath}repository/`).set(...admin).send({ operation: 'pull' }).expect(200);
     expect(pulled.body).toEqual({ result: true });
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await app?.close();

@@ -5,6 +5,7 @@ import { createGitSandbox, type GitSandbox } from '../../src/vcs/testing/git-san
 import { compileServer, eventually, freePort, ServerProcess } from '../support/server-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { TEST_ADMIN_TOKEN } from '../support/test-app';
+import { PATIENCE_MS } from '../support/wait';
 
 // Two real server processes (`node dist/main.js`, as the container runs it) on one PostgreSQL database:
 // background work and rate limits are shared through the database, not held per process (issue 4).
@@ -42,7 +43,7 @@ const realPostgres = Boolean(process.env.GLOSSA_TEST_SERVER_URL);
     b = new ServerProcess(await freePort(), env);
     await a.start();
     await b.start();
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await a?.stop();
@@ -100,7 +101,7 @@ const realPostgres = Boolean(process.env.GLOSSA_TEST_SERVER_URL);
         last = body;
         return body.completed ? body : undefined;
       },
-      90_000,
+      PATIENCE_MS,
       'import task completed',
     ).catch((error: Error) => {
       // Say where the task stood and what both processes logged: a timeout alone says nothing.
@@ -109,7 +110,7 @@ const realPostgres = Boolean(process.env.GLOSSA_TEST_SERVER_URL);
     expect(task.result).toEqual({ result: true, translations: 6, units: 1800 });
     const translations = (await (await b.fetch('/api/components/multi/app/translations/', { headers: admin })).json()) as { count: number };
     expect(translations.count).toBe(6);
-  }, 150_000);
+  });
 
   it('stops gracefully on SIGTERM with exit code 0 and JSON logs', async () => {
     expect(await a.stop()).toBe(0);
@@ -138,7 +139,7 @@ const realPostgres = Boolean(process.env.GLOSSA_TEST_SERVER_URL);
     b = new ServerProcess(await freePort(), env);
     await a.start();
     await b.start();
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await a?.stop();

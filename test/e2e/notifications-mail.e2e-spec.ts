@@ -15,6 +15,7 @@ import { SmtpSink } from '../support/smtp-sink';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../support/test-app';
 import { createTeam } from '../support/team-factories';
 import { createUserWithToken } from '../support/users-factories';
+import { PATIENCE_MS } from '../support/wait';
 
 // E-mail notifications (issue 14 item 3, README "E-mail notifications") against a real SMTP server: what the
 // subscriptions ask for arrives with Weblate's headers, nobody hears of their own change or of a project they
@@ -59,7 +60,7 @@ describe('e-mail notifications', () => {
     eventually(async () => {
       const [{ count }]: Array<{ count: number }> = await ds.query('SELECT count(*)::int AS count FROM notification_mails');
       return count === 0 ? true : undefined;
-    }, 60_000, 'the outbox to empty');
+    }, PATIENCE_MS, 'the outbox to empty');
 
   const mentions = (mailText: string | undefined, text: string) => (mailText ?? '').includes(text);
 
@@ -101,7 +102,7 @@ describe('e-mail notifications', () => {
     await subscribe(users.actor, 'ChangedStringNotificaton', SCOPE_ALL, FREQ_INSTANT);
     for (const skipped of [users.sleeper, users.robot, users.nomail]) await subscribe(skipped, 'ChangedStringNotificaton', SCOPE_ALL, FREQ_INSTANT);
     const unitId = await translate(content, 1, 'Nový překlad', users.actor.token);
-    const mail = await sink.waitFor((_, to) => to.includes(users.reader.email), 60_000, 'the reader\'s mail');
+    const mail = await sink.waitFor((_, to) => to.includes(users.reader.email), PATIENCE_MS, 'the reader\'s mail');
     await outboxEmpty();
     expect(sink.to(users.actor.email)).toEqual([]);
     // Inactive users, bots and users without an address are never mailed.
@@ -130,7 +131,7 @@ describe('e-mail notifications', () => {
     await subscribe(users.outsider, 'ChangedStringNotificaton', SCOPE_ALL, FREQ_INSTANT);
     await subscribe(users.overseer, 'ChangedStringNotificaton', SCOPE_ALL, FREQ_INSTANT);
     await translate(secret, 1, 'Tajné', TEST_ADMIN_TOKEN);
-    const seen = await sink.waitFor((mail, to) => to.includes(users.overseer.email) && mentions(mail.text, 'Tajné'), 60_000, 'the superuser\'s mail');
+    const seen = await sink.waitFor((mail, to) => to.includes(users.overseer.email) && mentions(mail.text, 'Tajné'), PATIENCE_MS, 'the superuser\'s mail');
     expect(seen.subject).toContain(secret.project.name);
     await outboxEmpty();
     expect(sink.to(users.outsider.email).filter((mail) => mentions(mail.text, 'Tajné'))).toEqual([]);
@@ -149,12 +150,12 @@ describe('e-mail notifications', () => {
         [users.watcher.id, users.silenced.id],
       ]);
       return rows.length === 2 ? true : undefined;
-    }, 60_000, 'both users watching the project');
+    }, PATIENCE_MS, 'both users watching the project');
     await subscribe(users.watcher, 'ChangedStringNotificaton', SCOPE_WATCHED, FREQ_INSTANT);
     await subscribe(users.silenced, 'ChangedStringNotificaton', SCOPE_WATCHED, FREQ_INSTANT);
     await subscribe(users.silenced, 'ChangedStringNotificaton', SCOPE_COMPONENT, FREQ_NONE, { componentId: content.component.id });
     await translate(content, 4, 'Sledováno', users.actor.token);
-    await sink.waitFor((mail, to) => to.includes(users.watcher.email) && mentions(mail.text, 'Sledováno'), 60_000, 'the watcher\'s mail');
+    await sink.waitFor((mail, to) => to.includes(users.watcher.email) && mentions(mail.text, 'Sledováno'), PATIENCE_MS, 'the watcher\'s mail');
     await outboxEmpty();
     expect(sink.to(users.silenced.email).filter((mail) => mentions(mail.text, 'Sledováno'))).toEqual([]);
   });
@@ -171,17 +172,17 @@ describe('e-mail notifications', () => {
     await http().post(`/api/units/${unitId}/suggestions/`).set(...authHeader(users.actor.token)).send({ target: ['Návrh'] }).expect((response) => {
       if (response.status !== 201 && response.status !== 200) throw new Error(`suggestion: ${response.status} ${JSON.stringify(response.body)}`);
     });
-    const suggestion = await sink.waitFor((_, to) => to.includes(users.manager.email), 60_000, 'the project admin\'s mail');
+    const suggestion = await sink.waitFor((_, to) => to.includes(users.manager.email), PATIENCE_MS, 'the project admin\'s mail');
     expect(suggestion.headers.get('x-weblate-notification')).toBe('NewSuggestionNotificaton');
 
     await translate(content, 3, 'Jednou', users.actor.token);
-    await sink.waitFor((mail, to) => to.includes(users.once.email) && mentions(mail.text, 'Jednou'), 60_000, 'the onetime mail');
+    await sink.waitFor((mail, to) => to.includes(users.once.email) && mentions(mail.text, 'Jednou'), PATIENCE_MS, 'the onetime mail');
     await eventually(async () => {
       const rows: unknown[] = await ds.query('SELECT 1 FROM subscriptions WHERE user_id = $1', [users.once.id]);
       return rows.length === 0 ? true : undefined;
-    }, 60_000, 'the onetime subscription deleted');
+    }, PATIENCE_MS, 'the onetime subscription deleted');
     await translate(content, 3, 'Podruhé', users.actor.token);
-    await sink.waitFor((mail, to) => to.includes(users.reader.email) && mentions(mail.text, 'Podruhé'), 60_000, 'the reader\'s second mail');
+    await sink.waitFor((mail, to) => to.includes(users.reader.email) && mentions(mail.text, 'Podruhé'), PATIENCE_MS, 'the reader\'s second mail');
     await outboxEmpty();
     expect(sink.to(users.once.email)).toHaveLength(1);
     expect(sink.to(users.bystander.email)).toEqual([]);
@@ -195,9 +196,9 @@ describe('e-mail notifications', () => {
     await subscribe(users.silenced, 'LastAuthorCommentNotificaton', SCOPE_WATCHED, FREQ_INSTANT);
     const unitId = content.translations[0].unitIds[2];
     await http().post(`/api/units/${unitId}/comments/`).set(...authHeader(users.actor.token)).send({ scope: 'translation', comment: 'Hi @mentioned. Also @watcher!' }).expect(201);
-    const mention = await sink.waitFor((mail, to) => to.includes(users.mentioned.email) && mentions(mail.text, 'Hi @mentioned'), 60_000, 'the mention');
+    const mention = await sink.waitFor((mail, to) => to.includes(users.mentioned.email) && mentions(mail.text, 'Hi @mentioned'), PATIENCE_MS, 'the mention');
     expect(mention.headers.get('x-weblate-notification')).toBe('MentionCommentNotificaton');
-    const lastAuthor = await sink.waitFor((mail, to) => to.includes(users.watcher.email) && mentions(mail.text, 'Hi @mentioned'), 60_000, 'the last author\'s mail');
+    const lastAuthor = await sink.waitFor((mail, to) => to.includes(users.watcher.email) && mentions(mail.text, 'Hi @mentioned'), PATIENCE_MS, 'the last author\'s mail');
     expect(lastAuthor.headers.get('x-weblate-notification')).toBe('LastAuthorCommentNotificaton');
     await outboxEmpty();
     expect(sink.to(users.watcher.email).filter((mail) => mentions(mail.text, 'Hi @mentioned'))).toHaveLength(1);
@@ -211,15 +212,15 @@ describe('e-mail notifications', () => {
     await eventually(async () => {
       const rows: unknown[] = await ds.query('SELECT 1 FROM notification_digest_items WHERE user_id = $1', [users.digester.id]);
       return rows.length === 1 ? true : undefined;
-    }, 60_000, 'the digest item');
+    }, PATIENCE_MS, 'the digest item');
     // Daily digests do not arrive instantly.
-    await sink.waitFor((mail, to) => to.includes(users.reader.email) && mentions(mail.text, 'Do přehledu'), 60_000, 'the reader\'s instant mail');
+    await sink.waitFor((mail, to) => to.includes(users.reader.email) && mentions(mail.text, 'Do přehledu'), PATIENCE_MS, 'the reader\'s instant mail');
     await outboxEmpty();
     expect(sink.to(users.digester.email)).toEqual([]);
 
     const window = { start: new Date(Date.now() - 86_400_000), end: new Date(Date.now() + 60_000) };
     expect(await glossa.app.get(NotificationDigests).sendDigests(FREQ_DAILY, window)).toBe(1);
-    const digest = await sink.waitFor((_, to) => to.includes(users.digester.email), 60_000, 'the digest');
+    const digest = await sink.waitFor((_, to) => to.includes(users.digester.email), PATIENCE_MS, 'the digest');
     expect(digest.subject).toBe('[Glossa] Daily digest: 1 change');
     expect(mentions(digest.text, 'Do přehledu')).toBe(true);
     expect(digest.headers.get('x-weblate-notification')).toBe('ChangedStringNotificaton');
@@ -242,7 +243,7 @@ describe('e-mail notifications', () => {
     expect(await glossa.app.get(NotificationDigests).sendDigests(FREQ_DAILY, window)).toBe(0);
 
     await translate(content, 0, 'Po restartu', users.actor.token);
-    await sink.waitFor((mail, to) => to.includes(users.reader.email) && mentions(mail.text, 'Po restartu'), 60_000, 'the mail after the restart');
+    await sink.waitFor((mail, to) => to.includes(users.reader.email) && mentions(mail.text, 'Po restartu'), PATIENCE_MS, 'the mail after the restart');
     await outboxEmpty();
     // Exactly one new mail: nothing from before the restart came again, and the stale change was skipped.
     expect(sink.to(users.reader.email).length).toBe(readerMailsBefore + 1);
@@ -254,7 +255,7 @@ describe('e-mail notifications', () => {
     const window = { start: new Date(Date.now() - 7 * 86_400_000), end: new Date(Date.now() + 60_000) };
     const before = sink.to(users.digester.email).length;
     expect(await glossa.app.get(NotificationDigests).sendDigests(FREQ_WEEKLY, window)).toBe(1);
-    const digest = await sink.waitFor((mail, to) => to.includes(users.digester.email) && mentions(mail.subject, 'Weekly'), 60_000, 'the weekly digest');
+    const digest = await sink.waitFor((mail, to) => to.includes(users.digester.email) && mentions(mail.subject, 'Weekly'), PATIENCE_MS, 'the weekly digest');
     expect(digest.subject).toBe('[Glossa] Weekly digest');
     expect(digest.headers.get('x-weblate-notification')).toBe('PendingSuggestionsNotification');
     // One string of the public component's Czech translation has a suggestion (the Administered test's).
@@ -275,7 +276,7 @@ describe('e-mail notifications', () => {
     await subscribe(users.flooded, 'ChangedStringNotificaton', SCOPE_ALL, FREQ_INSTANT);
     await translate(content, 2, 'Příliš', users.actor.token);
     // The reader's mail was queued in the same transaction as the flooded user's would have been.
-    await sink.waitFor((mail, to) => to.includes(users.reader.email) && mentions(mail.text, 'Příliš'), 60_000, 'the reader\'s mail');
+    await sink.waitFor((mail, to) => to.includes(users.reader.email) && mentions(mail.text, 'Příliš'), PATIENCE_MS, 'the reader\'s mail');
     const [{ count }]: Array<{ count: number }> = await ds.query('SELECT count(*)::int AS count FROM notification_mails WHERE user_id = $1', [users.flooded.id]);
     expect(count).toBe(MAX_QUEUED_MAILS_PER_USER);
     await ds.query('DELETE FROM notification_mails WHERE user_id = $1', [users.flooded.id]);

@@ -13,6 +13,7 @@ import { authHeader, expectApiHeaders } from '../support/contract';
 import { createProject } from '../support/factories';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { pollUntil } from '../support/wait';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const METRICS_KEYS = [
@@ -31,12 +32,9 @@ const METRICS_KEYS = [
   'name',
 ];
 
-async function eventually(check: () => Promise<boolean>, timeoutMs = 15000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+/** Waits (a safety net, test/support/wait.ts) until `check` holds. */
+async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+  await pollUntil(async () => ((await check()) ? true : undefined), what);
 }
 
 describe('operations: health, readiness, metrics', () => {
@@ -76,6 +74,7 @@ describe('operations: health, readiness, metrics', () => {
           () => true,
           () => false,
         ),
+        `the queue ${name} created`,
       );
     queue.register('ops-test-ok', async () => undefined, { retryLimit: 0 });
     await sendWhenReady('ops-test-ok');
@@ -88,7 +87,7 @@ describe('operations: health, readiness, metrics', () => {
     );
     await sendWhenReady('ops-test-fail');
     const scrape = async (): Promise<string> => (await app.http().get('/metrics').expect(200)).text;
-    await eventually(async () => (await scrape()).includes('glossa_job_failures_total{queue="ops-test-fail"} 1'));
+    await eventually(async () => (await scrape()).includes('glossa_job_failures_total{queue="ops-test-fail"} 1'), 'the failure counted');
 
     const response = await app.http().get('/metrics').expect(200);
     expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -178,7 +177,7 @@ describe('operations: JSON logs with request ids, graceful shutdown', () => {
   it('takes the request id from X-Request-Id, returns it and logs the request with it', async () => {
     const response = await http().get('/api/projects/').set('X-Request-Id', 'req-abc.123').expect(200);
     expect(response.headers['x-request-id']).toBe('req-abc.123');
-    await eventually(async () => requestLines('req-abc.123').length > 0, 2000);
+    await eventually(async () => requestLines('req-abc.123').length > 0, 'the request logged');
     const [line] = requestLines('req-abc.123');
     expect(line).toMatchObject({ level: 'info', msg: 'request completed', method: 'GET', url: '/api/projects/', statusCode: 200 });
     expect(typeof line.responseTimeMs).toBe('number');
@@ -190,7 +189,7 @@ describe('operations: JSON logs with request ids, graceful shutdown', () => {
     const generated = await http().get('/api/').expect(200);
     expect(generated.headers['x-request-id']).toMatch(UUID);
     expect(generated.headers['x-request-id']).not.toBe(unsafe.headers['x-request-id']);
-    await eventually(async () => requestLines(generated.headers['x-request-id'] as string).length === 1, 2000);
+    await eventually(async () => requestLines(generated.headers['x-request-id'] as string).length === 1, 'the generated id logged');
   });
 
   // Needs a second session to hold a lock; the embedded database serves one session at a time.
@@ -205,12 +204,15 @@ describe('operations: JSON logs with request ids, graceful shutdown', () => {
     await eventually(async () => {
       const rows = await blocker.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'projects'::regclass`);
       return rows.rows[0].n > 0;
-    }, 5000);
+    }, 'the in-flight request waiting for the lock');
     let closed = false;
     const closing = glossa.close().then(() => {
       closed = true;
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Barrier: the listener is closed (new connections are refused) while the request still waits for the
+    // lock, so the shutdown has begun and must not have finished (a fixed sleep here proved nothing on a
+    // loaded machine and slowed a quiet one).
+    await eventually(() => fetch(`http://127.0.0.1:${port}/healthz`).then(() => false, () => true), 'new connections refused');
     expect(closed).toBe(false);
     await blocker.query('COMMIT');
     await blocker.end();

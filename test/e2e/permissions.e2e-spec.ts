@@ -7,6 +7,7 @@ import { createComponent, createLanguage, createProject } from '../support/facto
 import { createTeam, roleIdsByName } from '../support/team-factories';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 import { createUserWithToken } from '../support/users-factories';
+import { PATIENCE_MS } from '../support/wait';
 
 // Issue 3, item 1 and the "permission matrix" Done-means point: every write endpoint for anonymous, an
 // authenticated user without rights, a project translator, a project admin and a superuser; every read
@@ -109,7 +110,7 @@ describe('permissions', () => {
 
   /** Project and component removal runs in the background: wait for it, so later lists do not race with it. */
   async function waitForRemoval(table: 'projects' | 'components', slugs: string[]): Promise<void> {
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + PATIENCE_MS;
     for (;;) {
       const [{ count }] = await ds.query(`SELECT count(*)::int AS count FROM ${table} WHERE slug = ANY($1)`, [slugs]);
       if (count === 0) return;

@@ -39,7 +39,7 @@ describe('plural targets fitted to the translation plural', () => {
       .send({ name: 'App', slug: 'app', repo: sandbox.upstream, filemask: 'po/*.po', new_base: 'po/app.pot', file_format: 'po' })
       .expect(201);
     await waitForTask(app, created.body.task_url);
-  }, 90_000);
+  });
 
   afterAll(async () => {
     await app?.close();

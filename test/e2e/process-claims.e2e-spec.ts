@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { ProcessClaims } from '../../src/jobs/process-claims';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { pollUntil } from '../support/wait';
 
 // ProcessClaims is what lets one process tell that another, sharing the database, is alive and working on
 // a repository or a task (issue 10, items 7 and 10). Two instances on two connection pools stand for two
@@ -83,14 +84,13 @@ const realPostgres = Boolean(process.env.GLOSSA_TEST_SERVER_URL);
       return release;
     });
     // The other process has asked (its claims session's last statement) and was refused: it is waiting.
-    for (;;) {
+    await pollUntil(async () => {
       const asked: Array<{ n: number }> = await sources[0].query(
         `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'glossa-claims'
             AND query LIKE '%pg_try_advisory_lock_shared%'`,
       );
-      if (asked[0].n > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+      return asked[0].n > 0 ? true : undefined;
+    }, 'the other process asking for the claim', { lastSeen: () => events });
     expect(events).toEqual(['recovery started']);
     finishRecovery();
     const releases = await Promise.all([recovering, claimedElsewhere, claimedHere]);

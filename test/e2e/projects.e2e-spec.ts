@@ -1,6 +1,7 @@
 import { apiLink, authHeader, expectApiHeaders } from '../support/contract';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 import { PROJECT_KEYS } from '../support/spec-shapes';
+import { PATIENCE_MS } from '../support/wait';
 
 
 describe('projects', () => {
@@ -84,7 +85,7 @@ describe('projects', () => {
     expect(patched.body.instructions).toBe('Be nice');
     await app.http().delete('/api/projects/third/').set(...authHeader(TEST_ADMIN_TOKEN)).expect(204);
     // Removal runs as a background task (weblate-api.md §10.4): the project goes once it has run.
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + PATIENCE_MS;
     while ((await app.http().get('/api/projects/third/')).status !== 404) {
       if (Date.now() > deadline) throw new Error('Project removal did not finish');
       await new Promise((resolve) => setTimeout(resolve, 200));

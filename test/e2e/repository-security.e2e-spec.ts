@@ -85,7 +85,7 @@ describe('repository security', () => {
       // Matched by ^(a+)+$ (creation needs the file mask to match a file), an unknown language code.
       'translations/aaaa/app.json': '{"hello": "A"}\n',
     });
-  }, 90_000);
+  });
 
   afterAll(async () => {
     await app?.close();

@@ -6,6 +6,7 @@ import { apiLink, authHeader, expectApiHeaders } from '../support/contract';
 import { createProject } from '../support/factories';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 import { createUserWithToken } from '../support/users-factories';
+import { PATIENCE_MS } from '../support/wait';
 
 // Repository status and operations of projects, components and translations (weblate-api.md §6.10, §10.5;
 // wlc-client.md §6.5), on components imported from a real git repository.
@@ -37,7 +38,7 @@ describe('repository', () => {
       .send({ name, slug, repo: sandbox.upstream, filemask: 'translations/*/app.json', template: 'sources/app.json', file_format: 'json-nested' })
       .expect(201);
     const taskPath = new URL(response.body.task_url).pathname;
-    const deadline = Date.now() + 45_000;
+    const deadline = Date.now() + PATIENCE_MS;
     for (;;) {
       const task = await app.http().get(taskPath).set(...admin).expect(200);
       if (task.body.completed) {

@@ -1,5 +1,6 @@
 import { createGlossaClient, type GlossaClient } from '../../openapi/sdk';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
+import { PATIENCE_MS } from '../support/wait';
 
 /**
  * Drives a running Glossa (demo data) through the committed TypeScript SDK (openapi/sdk: types generated
@@ -26,7 +27,7 @@ describe('TypeScript SDK against a running Glossa', () => {
 
   /** The demo component is imported in the background; its task_url is null once the import is done. */
   async function waitForDemoImport(): Promise<void> {
-    const deadline = Date.now() + 45_000;
+    const deadline = Date.now() + PATIENCE_MS;
     for (;;) {
       const { data } = await anonymous.GET('/api/components/{project}/{component}/', { params: { path: component } });
       if (data && data.task_url === null) return;

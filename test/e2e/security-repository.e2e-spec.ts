@@ -10,6 +10,7 @@ import { compileServer, eventually, freePort, ServerProcess } from '../support/s
 import { waitForTask } from '../support/tasks';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { PATIENCE_MS } from '../support/wait';
 
 // Issue 10 ("Security and reliability: close the holes an adversarial review found"):
 // * item 10: a symlinked language directory let POST …/translations/ create directories outside the checkout
@@ -57,7 +58,7 @@ describe('POST …/translations/ through a symlinked language directory', () => 
     // refuses it since creation is validated against the repository (issue 12); the component gets it
     // the way a repository changed after creation would give it.
     await db.query(`UPDATE components SET filemask = 'linked/*/app.json' WHERE slug = 'linked'`);
-  }, 90_000);
+  });
 
   afterAll(async () => {
     await app?.close();
@@ -165,7 +166,7 @@ const realPostgres = Boolean(process.env.GLOSSA_TEST_SERVER_URL);
       (body) => body,
       (error: Error) => error,
     );
-    const [gitPid, pausePid] = (await eventually(async () => (await readFile(pidFile(), 'utf8')).trim() || undefined, 60_000, 'git paused')).split(' ').map(Number);
+    const [gitPid, pausePid] = (await eventually(async () => (await readFile(pidFile(), 'utf8')).trim() || undefined, PATIENCE_MS, 'git paused')).split(' ').map(Number);
     expect(await locksPresent(mode)).toEqual(LOCKS[mode].map(() => true));
     if (alsoKillServer) expect(await server.kill()).toBe('SIGKILL');
     process.kill(gitPid, 'SIGKILL');
@@ -272,7 +273,7 @@ exec sleep 600
         const body = await json<{ completed: boolean; result: unknown }>(new URL(created.task_url).pathname);
         return body.completed ? body : undefined;
       },
-      90_000,
+      PATIENCE_MS,
       'import task completed',
     );
     expect(task.result).toMatchObject({ result: true });

@@ -82,7 +82,7 @@ describe('suggestions', () => {
     for (const persona of ['plain', 'translator', 'projectAdmin'] as const) tokens[persona] = (await createUserWithToken(ds, persona)).token;
     await createTeam(app, TEST_ADMIN_TOKEN, { name: 'Translators', roles: ['Translate'], members: ['translator'], projectIds: [pub.project.id, priv.project.id] });
     await createTeam(app, TEST_ADMIN_TOKEN, { name: 'Admins', roles: ['Administration'], members: ['projectAdmin'], projectIds: [pub.project.id, priv.project.id] });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await app?.close();

@@ -17,6 +17,7 @@ import { gitBlobHash } from '../../src/vcs/git-blob-hash';
 import { createGitSandbox, type GitSandbox } from '../../src/vcs/testing/git-sandbox';
 import { createComponent, createLanguages, createProject } from '../support/factories';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { PATIENCE_MS } from '../support/wait';
 
 // Import, rescan and pull of a json-nested component against a real git repository, with the import
 // running as a pg-boss job, on PostgreSQL (TEST_DATABASE_URL) and on the embedded PGlite database alike.
@@ -116,7 +117,7 @@ describe('sync: component import, rescan and pull', () => {
     );
 
   async function waitForTask(taskId: string): Promise<{ status: string; progress: number; result: unknown; log: string }> {
-    const deadline = Date.now() + 45_000;
+    const deadline = Date.now() + PATIENCE_MS;
     for (;;) {
       const [task] = await db.query('SELECT status, progress, result, log FROM tasks WHERE id = $1', [taskId]);
       if (task.status === 'completed' || task.status === 'failed') return task;

@@ -15,6 +15,7 @@ import { SyncModule } from '../../src/sync/sync.module';
 import { createGitSandbox, type GitSandbox } from '../../src/vcs/testing/git-sandbox';
 import { createComponent, createLanguages, createProject } from '../support/factories';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { PATIENCE_MS } from '../support/wait';
 
 // Background imports: the task row and its pg-boss job survive a restart, and a failed import ends as a
 // failed task whose result is the error text (weblate-api.md §6.12).
@@ -37,7 +38,7 @@ describe('sync: import tasks', () => {
   }
 
   async function waitForTask(db: DataSource, taskId: string): Promise<Record<string, unknown>> {
-    const deadline = Date.now() + 45_000;
+    const deadline = Date.now() + PATIENCE_MS;
     for (;;) {
       const [task] = await db.query('SELECT status, progress, result, log FROM tasks WHERE id = $1', [taskId]);
       if (task.status === 'completed' || task.status === 'failed') return task;

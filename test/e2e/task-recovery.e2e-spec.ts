@@ -14,6 +14,7 @@ import { createComponent, createLanguages, createProject } from '../support/fact
 import { compileServer, eventually, freePort, ServerProcess } from '../support/server-process';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { PATIENCE_MS } from '../support/wait';
 
 // Issue 3 item 8: a task interrupted by a crash or a restart never stays "running" forever. Issue 10 item 10:
 // an interrupted import is not just marked failed, it is run again, and the component ends up with its units.
@@ -202,7 +203,7 @@ const realPostgres = Boolean(process.env.GLOSSA_TEST_SERVER_URL);
         );
         return stored >= 3 ? stored : undefined;
       },
-      120_000,
+      PATIENCE_MS,
       'some translations imported',
     );
     expect(await first.kill()).toBe('SIGKILL');

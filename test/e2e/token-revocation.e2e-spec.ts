@@ -79,7 +79,7 @@ const realPostgres = Boolean(process.env.GLOSSA_TEST_SERVER_URL);
       for (const resolve of resolved) resolve();
     });
     await listener.query('LISTEN glossa_auth');
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await listener?.end();

@@ -59,7 +59,7 @@ describe('upload methods and counters', () => {
     };
     await create({ name: 'Po', slug: 'po', filemask: 'po/*.po', new_base: 'po/messages.pot', file_format: 'po', push: sandbox.upstream });
     await create({ name: 'Json', slug: 'json', filemask: 'json/*.json', template: 'json/en.json', file_format: 'json', manage_units: true, edit_template: true });
-  }, 90_000);
+  });
 
   afterAll(async () => {
     await app?.close();

@@ -4,6 +4,7 @@ import { authHeader, expectApiHeaders } from '../support/contract';
 import { createProject } from '../support/factories';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 import { createUserWithToken } from '../support/users-factories';
+import { PATIENCE_MS } from '../support/wait';
 
 // POST/PUT …/file/ (weblate-api.md §10.8, §8.12; wlc-client.md §6.4): multipart uploads merged into the
 // translation, answered with Weblate's six counters in Weblate's order.
@@ -47,14 +48,14 @@ describe('translation file upload', () => {
       .set(...admin)
       .send({ name: 'App', slug: 'app', repo: sandbox.upstream, filemask: 'translations/*/app.json', template: 'sources/app.json', file_format: 'json-nested' })
       .expect(201);
-    const deadline = Date.now() + 45_000;
+    const deadline = Date.now() + PATIENCE_MS;
     for (;;) {
       const task = await app.http().get(new URL(created.body.task_url).pathname).expect(200);
       if (task.body.completed) break;
       if (Date.now() > deadline) throw new Error('Import did not finish');
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await app?.close();

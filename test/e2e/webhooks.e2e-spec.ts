@@ -15,6 +15,7 @@ import { WebhookLogPruner } from '../../src/modules/addons/webhook-log-pruner';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { createUserWithToken } from '../support/users-factories';
+import { PATIENCE_MS } from '../support/wait';
 
 // Outgoing webhooks (issue 14 item 2; integration.md §2.2–§2.4, §3): the add-ons API, and deliveries to a real
 // HTTP receiver on 127.0.0.1 (allowed by WEBHOOK_RESTRICT_PRIVATE=false) that verifies each signature with the
@@ -24,7 +25,7 @@ const admin = authHeader(TEST_ADMIN_TOKEN);
 const SECRET = 'whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=';
 const ADDON_KEYS = ['component', 'project', 'name', 'id', 'configuration', 'url'];
 const DELIVERY_KEYS = ['id', 'change', 'webhook_id', 'state', 'attempts', 'status_code', 'duration_ms', 'error', 'response', 'created', 'last_attempt', 'next_attempt'];
-const WAIT_MS = 60_000;
+const WAIT_MS = PATIENCE_MS;
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -101,7 +102,7 @@ describe('webhook add-ons', () => {
     viewer = await createUserWithToken(db, 'viewer');
     receiver = new Receiver();
     await receiver.start();
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await receiver?.stop();
@@ -468,7 +469,7 @@ const realPostgres = Boolean(process.env.GLOSSA_TEST_SERVER_URL);
     const [{ id: offline }] = await sql<{ id: string }>(`INSERT INTO changes (action, project_id) VALUES (2, $1) RETURNING id::text AS id`, [project]);
     await receiver.start(receiver.port);
     await startServer();
-    const received = await eventually(async () => (receiver.requests.length >= 2 ? receiver.requests.slice() : undefined), 120_000, 'both deliveries after the restart');
+    const received = await eventually(async () => (receiver.requests.length >= 2 ? receiver.requests.slice() : undefined), PATIENCE_MS, 'both deliveries after the restart');
     const ids = received.map((r) => r.json.change_id);
     expect(ids).toContain(Number(offline));
     expect(received.map((r) => r.json.action)).toEqual(['Add-on installed', 'Translation changed']);

@@ -11,6 +11,7 @@ import { createProject } from '../support/factories';
 import { waitForTask } from '../support/tasks';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 import { describeWithWlc } from '../support/wlc-available';
+import { PATIENCE_MS } from '../support/wait';
 
 const run = promisify(execFile);
 
@@ -65,9 +66,9 @@ describeWithWlc('wlc with a gettext PO component', () => {
       .set(...authHeader(TEST_ADMIN_TOKEN))
       .send({ name: 'App', slug: 'app', repo: sandbox.upstream, push: sandbox.upstream, filemask: 'po/*.po', new_base: 'po/app.pot', file_format: 'po' })
       .expect(201);
-    const task = await waitForTask(app, created.body.task_url, null, 45_000);
+    const task = await waitForTask(app, created.body.task_url);
     expect(task.progress).toBe(100);
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await app?.close();
@@ -79,7 +80,7 @@ describeWithWlc('wlc with a gettext PO component', () => {
     const { stdout } = await run('wlc', ['--url', apiRoot, '--key', TEST_ADMIN_TOKEN, ...args], {
       cwd: workDir,
       env: { ...process.env, HOME: workDir, XDG_CONFIG_HOME: workDir },
-      timeout: 60_000,
+      timeout: PATIENCE_MS,
       encoding: 'utf8',
     });
     return stdout;

@@ -9,6 +9,7 @@ import { authHeader } from '../support/contract';
 import { createProject } from '../support/factories';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 import { describeWithWlc } from '../support/wlc-available';
+import { PATIENCE_MS } from '../support/wait';
 
 const run = promisify(execFile);
 
@@ -40,14 +41,14 @@ describeWithWlc('wlc write commands', () => {
       .set(...authHeader(TEST_ADMIN_TOKEN))
       .send({ name: 'App', slug: 'app', repo: sandbox.upstream, push: sandbox.upstream, filemask: 'translations/*/app.json', template: 'sources/app.json', file_format: 'json-nested' })
       .expect(201);
-    const deadline = Date.now() + 45_000;
+    const deadline = Date.now() + PATIENCE_MS;
     for (;;) {
       const task = await app.http().get(new URL(created.body.task_url).pathname).expect(200);
       if (task.body.completed) break;
       if (Date.now() > deadline) throw new Error('Import did not finish');
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await app?.close();
@@ -59,7 +60,7 @@ describeWithWlc('wlc write commands', () => {
     const { stdout } = await run('wlc', ['--url', apiRoot, ...(key ? ['--key', key] : []), ...args], {
       cwd: workDir,
       env: { ...process.env, HOME: workDir, XDG_CONFIG_HOME: workDir },
-      timeout: 60_000,
+      timeout: PATIENCE_MS,
     });
     return stdout;
   }

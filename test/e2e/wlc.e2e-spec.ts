@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { unzipSync } from 'fflate';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 import { describeWithWlc } from '../support/wlc-available';
+import { PATIENCE_MS } from '../support/wait';
 
 const run = promisify(execFile);
 
@@ -35,7 +36,7 @@ describeWithWlc('wlc, the Weblate CLI', () => {
     const { stdout } = await run('wlc', ['--url', apiRoot, '--key', TEST_ADMIN_TOKEN, ...args], {
       cwd: workDir,
       env: { ...process.env, HOME: workDir, XDG_CONFIG_HOME: workDir },
-      timeout: 60_000,
+      timeout: PATIENCE_MS,
     });
     return stdout;
   }

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
+import { PATIENCE_MS, pause, pollUntil } from './wait';
 
 // A real server process (`node dist/main.js`, as the container and `npm start` run it), for tests that start
 // several, stop, kill or restart the server (multi-process, durability, embedded start).
@@ -36,15 +37,12 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Polls `probe` until it answers something other than undefined (errors count as undefined). */
+/**
+ * Polls `probe` until it answers something other than undefined (errors count as undefined, the last one is
+ * reported). `timeoutMs` is a safety net: pass PATIENCE_MS (test/support/wait.ts), not an expected duration.
+ */
 export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not reached within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  return pollUntil(probe, what, { timeoutMs });
 }
 
 /** The environment a server process starts from unless a test passes another (the caller's PATH and HOME). */
@@ -62,7 +60,7 @@ export class ServerProcess {
     private readonly env: Record<string, string>,
     /** What the environment starts from; `env`, PORT and HOST are laid over it. */
     private readonly baseEnv: Record<string, string> = minimalEnvironment(),
-    private readonly readyTimeoutMs = 90_000,
+    private readonly readyTimeoutMs = PATIENCE_MS,
   ) {}
 
   get url(): string {
@@ -105,7 +103,7 @@ export class ServerProcess {
       );
       if (ready) return Date.now() - started;
       if (Date.now() - started > this.readyTimeoutMs) throw new Error(`The server on ${this.port} was not ready within ${this.readyTimeoutMs} ms:\n${this.output}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await pause(200);
     }
   }
 

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { PATIENCE_MS } from './wait';
 
 /**
  * A real SMTP server on 127.0.0.1 (random port) that keeps every message it accepts, parsed. Tests wait for a
@@ -48,7 +49,7 @@ export class SmtpSink {
   }
 
   /** Resolves with the first mail (already here or arriving) that `match` accepts; rejects after `timeoutMs`. */
-  waitFor(match: (mail: ParsedMail, envelope: string[]) => boolean, timeoutMs = 60_000, what = 'a matching mail'): Promise<ParsedMail> {
+  waitFor(match: (mail: ParsedMail, envelope: string[]) => boolean, timeoutMs = PATIENCE_MS, what = 'a matching mail'): Promise<ParsedMail> {
     return new Promise((resolve, reject) => {
       const check = (): boolean => {
         const index = this.mails.findIndex((mail, i) => match(mail, this.envelopes[i]));

@@ -1,4 +1,5 @@
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ClientRequest } from 'node:http';
+import { PATIENCE_MS } from './wait';
 
 // A small Server-Sent Events client for the change stream tests: a real HTTP connection (node:http), the
 // WHATWG HTML event-stream parser (lines end in CRLF, LF or CR; a blank line dispatches; `:` starts a comment;
@@ -61,7 +62,7 @@ export class SseClient {
   }
 
   /** The body parsed as JSON (error answers). */
-  async json(timeoutMs = 10_000): Promise<unknown> {
+  async json(timeoutMs = PATIENCE_MS): Promise<unknown> {
     await this.waitUntil(() => this.ended, timeoutMs, 'the end of the response');
     return JSON.parse(this.body) as unknown;
   }
@@ -92,12 +93,12 @@ export class SseClient {
   }
 
   /** Waits for the change event with this id. */
-  waitForChange(id: number, timeoutMs = 45_000): Promise<void> {
+  waitForChange(id: number, timeoutMs = PATIENCE_MS): Promise<void> {
     return this.waitUntil(() => this.changeIds().includes(id), timeoutMs, `change ${id}`);
   }
 
   /** Waits until the server ends the stream. */
-  waitForEnd(timeoutMs = 45_000): Promise<void> {
+  waitForEnd(timeoutMs = PATIENCE_MS): Promise<void> {
     return new Promise((resolve, reject) => {
       const check = (): void => {
         if (!this.ended) return;

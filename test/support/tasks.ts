@@ -1,20 +1,25 @@
 import type { DataSource } from 'typeorm';
 import type { TestApp } from './test-app';
+import { PATIENCE_MS, pollUntil } from './wait';
 
 /**
  * Polls `/api/tasks/<id>/` (a component's `task_url`) until the task completes and answers its body; fails
- * with the last body after `timeoutMs`. Background imports, pulls and removals run as such tasks.
+ * with the last body after `timeoutMs` (a safety net, test/support/wait.ts). Background imports, pulls and
+ * removals run as such tasks.
  */
-export async function waitForTask(app: TestApp, taskUrl: string, headers: [string, string] | null = null, timeoutMs = 60_000): Promise<Record<string, unknown>> {
+export async function waitForTask(app: TestApp, taskUrl: string, headers: [string, string] | null = null, timeoutMs = PATIENCE_MS): Promise<Record<string, unknown>> {
   const taskPath = new URL(taskUrl, 'http://localhost').pathname;
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const request = app.http().get(taskPath);
-    const response = await (headers ? request.set(...headers) : request).expect(200);
-    if (response.body.completed) return response.body as Record<string, unknown>;
-    if (Date.now() > deadline) throw new Error(`Task ${taskPath} did not complete: ${JSON.stringify(response.body)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  let last: unknown;
+  return pollUntil(
+    async () => {
+      const request = app.http().get(taskPath);
+      const response = await (headers ? request.set(...headers) : request).expect(200);
+      last = response.body;
+      return response.body.completed ? (response.body as Record<string, unknown>) : undefined;
+    },
+    `Task ${taskPath} completed`,
+    { timeoutMs, lastSeen: () => last },
+  );
 }
 
 /** The id of the unit with `context` in the translation of `language` (the only such unit in a test database). */
