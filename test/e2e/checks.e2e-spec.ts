@@ -170,7 +170,7 @@ describe('quality checks', () => {
       (await db.query("SELECT check_flags FROM components WHERE slug = 'app' AND project_id = (SELECT id FROM projects WHERE slug = 'chk')"))[0].check_flags;
     await eventually(
       async () => ((await db.query("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'component-recheck' AND state IN ('created', 'retry', 'active')"))[0].n === 0 ? true : undefined),
-      30_000,
+      PATIENCE_MS,
       'the queued rechecks',
     );
     const before = await jobs();

@@ -47,7 +47,7 @@ describe('Fluent source checks', () => {
       .send({ name: 'app', slug: 'app', repo: sandbox.upstream, filemask: 'locales/*/app.ftl', template: 'locales/en/app.ftl', file_format: 'fluent', manage_units: true })
       .expect(201);
     await waitForTask(app, created.body.task_url, admin);
-  }, 90_000);
+  });
 
   afterAll(async () => {
     await app?.close();
