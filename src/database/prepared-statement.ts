@@ -37,13 +37,15 @@ export class PreparedStatement<Row extends QueryResultRow> {
 
   /**
    * Runs the statement on a data source (any pooled connection) or on an entity manager (inside a
-   * transaction: that transaction's connection). Rows come back as from TypeORM's query().
+   * transaction: that transaction's connection). Rows come back as node-postgres parsed them.
    */
   async run(db: DataSource | EntityManager, params: readonly unknown[]): Promise<Row[]> {
     const manager = 'driver' in db ? undefined : db;
     const dataSource = manager ? manager.connection : (db as DataSource);
-    if (!namedStatementSources.has(dataSource)) return (manager ?? dataSource).query(this.text, [...params]);
-    const config = { name: this.name, text: this.text, values: [...params] };
+    // Through node-postgres in both cases, so that every caller gets the rows: TypeORM's query() answers an
+    // UPDATE/DELETE … RETURNING with [rows, rowCount] instead, and the embedded database takes that path.
+    const values = [...params];
+    const config = namedStatementSources.has(dataSource) ? { name: this.name, text: this.text, values } : { text: this.text, values };
     const queryRunner = manager?.queryRunner;
     if (queryRunner !== undefined && !queryRunner.isReleased) {
       const client = (await queryRunner.connect()) as PoolClient;
