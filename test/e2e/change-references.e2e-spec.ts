@@ -1,5 +1,7 @@
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createTranslatedComponent, SeededContent } from '../support/content-factories';
+import { eventually } from '../support/server-process';
 import { createTestApp, TestApp } from '../support/test-app';
 
 // The history outlives what it talks about (Weblate's Change keeps its row when the unit, translation,
@@ -147,5 +149,77 @@ describe('changes when what they reference is deleted', () => {
     const kept = (await rows()).filter((row) => row.project_id === third.project.id && row.user_id === users[2]);
     expect(kept).toHaveLength(1);
     expect(kept[0]).toMatchObject({ unit_id: third.translations[0].unitIds[0], component_id: third.component.id, author_id: null });
+  });
+
+  it('refuses a change naming a unit or user that does not exist, as the foreign keys did', async () => {
+    const before = await rows();
+    const insert = (unit: string | null, user: number | null) =>
+      ds.query(`INSERT INTO changes (action, unit_id, project_id, user_id) VALUES (5, $1, $2, $3)`, [unit, third.project.id, user]);
+    await expect(insert('999999999', null)).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '23503' }) });
+    await expect(insert(third.source.unitIds[0], 999999)).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '23503' }) });
+    await expect(
+      ds.query(`INSERT INTO changes (action, component_id) VALUES (1, $1), (1, 999999)`, [third.component.id]),
+    ).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '23503' }) });
+    expect(await rows()).toEqual(before);
+  });
+
+  // Two sessions: only on a PostgreSQL server (the embedded database is one session).
+  const onServer = process.env.GLOSSA_TEST_SERVER_URL ? it : it.skip;
+
+  const session = async (): Promise<Client> => {
+    const client = new Client({ connectionString: app.database.url });
+    await client.connect();
+    return client;
+  };
+  /** Until the session with that backend pid waits for a lock. */
+  const waitsForLock = (pid: number) =>
+    eventually(
+      async () => ((await ds.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'`, [pid])).length > 0 ? true : undefined),
+      10_000,
+      `session ${pid} waiting for a lock`,
+    );
+  /** Asked before the session runs a statement that blocks: a pg Client queues queries behind it. */
+  const backendPid = async (client: Client): Promise<number> => (await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+
+  onServer('a delete racing an uncommitted change row waits for it and then clears its reference', async () => {
+    const unit = third.source.unitIds[0];
+    const writer = await session();
+    const deleter = await session();
+    const deleterPid = await backendPid(deleter);
+    try {
+      await writer.query('BEGIN');
+      const { rows: inserted } = await writer.query(`INSERT INTO changes (action, unit_id, project_id) VALUES (5, $1, $2) RETURNING id`, [unit, third.project.id]);
+      const deleting = deleter.query('DELETE FROM units WHERE id = $1', [unit]);
+      await waitsForLock(deleterPid);
+      await writer.query('COMMIT');
+      await deleting;
+      const [row] = await ds.query('SELECT unit_id, project_id FROM changes WHERE id = $1', [inserted[0].id]);
+      expect(row).toEqual({ unit_id: null, project_id: third.project.id });
+    } finally {
+      await writer.end();
+      await deleter.end();
+    }
+  });
+
+  onServer('a change row racing an uncommitted delete of its unit waits for it and then fails, as with the foreign key', async () => {
+    const unit = third.source.unitIds[1];
+    const writer = await session();
+    const deleter = await session();
+    const writerPid = await backendPid(writer);
+    try {
+      await deleter.query('BEGIN');
+      await deleter.query('DELETE FROM units WHERE id = $1', [unit]);
+      const writing = writer.query(`INSERT INTO changes (action, unit_id, project_id) VALUES (5, $1, $2)`, [unit, third.project.id]).then(
+        () => null,
+        (error: { code?: string }) => error.code ?? 'error',
+      );
+      await waitsForLock(writerPid);
+      await deleter.query('COMMIT');
+      expect(await writing).toBe('23503');
+      expect(await ds.query('SELECT id FROM changes WHERE unit_id = $1', [unit])).toEqual([]);
+    } finally {
+      await writer.end();
+      await deleter.end();
+    }
   });
 });
