@@ -6,6 +6,8 @@ import { createTranslatedComponent, type SeededContent } from '../support/conten
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 
 // Issue 13 "Done means": a substring search on source and target is served by an index (pg_trgm), not a scan,
+// also where the source and context indexes hold the source units only and the search reaches the other units
+// through them (migration SourceTrigramsOnSourceUnits),
 // and the indexed searches `state:<translated` and `has:check` answer from indexes too (migrations
 // SearchIndexes and SearchFilterIndexes). The statements a real `GET /api/units/?q=…` sends (the exact count
 // and the page) are captured and EXPLAINed on a table of 30,000 units, large enough that PostgreSQL prefers a
@@ -44,6 +46,15 @@ describe('query plans of the indexed searches of /api/units/', () => {
         [translation.id, ROWS_PER_TRANSLATION],
       );
     }
+    // Linked as a scan links them: source units to themselves, the others to the source unit of the same
+    // id_hash (same source and context). The source and context trigram indexes are partial on the source
+    // units (migration SourceTrigramsOnSourceUnits): the translations' units are found through them.
+    await client.query(`UPDATE units SET source_unit_id = id WHERE translation_id = $1`, [content.source.id]);
+    await client.query(
+      `UPDATE units u SET source_unit_id = s.id FROM units s
+        WHERE s.translation_id = $1 AND s.id_hash = u.id_hash AND u.translation_id = ANY($2::int[])`,
+      [content.source.id, content.translations.map((translation) => translation.id)],
+    );
     // Statistics and the visibility map, as autovacuum leaves them after an import.
     await client.query('VACUUM (ANALYZE) units');
   });
@@ -74,6 +85,8 @@ describe('query plans of the indexed searches of /api/units/', () => {
     // g = 1234 exists in each of the 3 translations; its source token is in all of them.
     { name: 'substring of source', q: () => `source:${token(md5(1234))}`, index: 'IDX_units_source_trgm', count: 3 },
     // g = 77 is translated (77 % 5 = 2) in each of the 3 translations.
+    { name: 'substring of context', q: () => 'key:key1234', index: 'IDX_units_context_trgm', count: 3 },
+    { name: 'bare word', q: () => token(md5(1234)), index: 'IDX_units_source_trgm', count: 3 },
     { name: 'substring of target', q: () => `target:${token(md5('t77'))}`, index: 'IDX_units_target_trgm', count: 3 },
     { name: 'has:check', q: () => 'has:check', index: 'IDX_units_failing_check', count: 3 * (ROWS_PER_TRANSLATION / 10) },
     // The factory's own units: the source translation's are translated, cs and de alternate (3 strings: 1 each).

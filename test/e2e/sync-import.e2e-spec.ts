@@ -311,6 +311,12 @@ describe('sync: component import, rescan and pull', () => {
     const [csStats, , enStats] = await translations();
     expect(enStats).toMatchObject({ total: 5, translated: 5 });
     expect(csStats).toMatchObject({ total: 5, translated: 1, fuzzy: 1, fuzzy_words: 2 });
+    // After the whole scan every unit has its source unit's text again, so none is flagged source_differs
+    // (migration SourceTrigramsOnSourceUnits: the source searches rely on it).
+    expect(await db.query(
+      `SELECT u.id, u.source_differs FROM units u JOIN units s ON s.id = u.source_unit_id
+        WHERE u.id <> s.id AND (u.source_differs OR u.source <> s.source OR u.context <> s.context)`,
+    )).toEqual([]);
   });
 
   const workingCopyPath = () => path.join(dataDir, 'vcs', 'sync', 'app');

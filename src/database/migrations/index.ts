@@ -17,6 +17,8 @@ import { NotificationMail1796400000000 } from './1796400000000-NotificationMail'
 import { AuthNotify1796630000000 } from './1796630000000-AuthNotify';
 import { SearchFilterIndexes1796640000000 } from './1796640000000-SearchFilterIndexes';
 import { ChangeFeedHorizon1796650000000 } from './1796650000000-ChangeFeedHorizon';
+import { ChangeReferenceTriggers1796670000000 } from './1796670000000-ChangeReferenceTriggers';
+import { SourceTrigramsOnSourceUnits1796670000001 } from './1796670000001-SourceTrigramsOnSourceUnits';
 
 // Migrations are listed as classes, not by glob, so the same list works under tsc output and ts-jest
 // (stack-evaluation.md §8.4). Append new ones at the end.
@@ -40,4 +42,6 @@ export const MIGRATIONS: Function[] = [
   AuthNotify1796630000000,
   SearchFilterIndexes1796640000000,
   ChangeFeedHorizon1796650000000,
+  ChangeReferenceTriggers1796670000000,
+  SourceTrigramsOnSourceUnits1796670000001,
 ];

@@ -6,8 +6,10 @@ import { Unit } from '../units/unit.entity';
 import { User } from '../users/user.entity';
 
 /**
- * One event of the history. Its references are ON DELETE SET NULL so history survives removal of what
- * it talks about, as Weblate's does.
+ * One event of the history. Its references become NULL when what they name is deleted, so history survives
+ * removal of what it talks about, as Weblate's does. They are not foreign keys: statement-level triggers of
+ * migration ChangeReferenceTriggers clear them on delete and check them on insert, set by set, because six
+ * row-by-row RI checks per change row were a quarter of a bulk edit's write (docs/performance.md).
  */
 @Entity('changes')
 @Index(['translationId', 'id'])
@@ -42,28 +44,28 @@ export class Change {
   @Column({ type: 'bigint', nullable: true })
   unitId: string | null;
 
-  @ManyToOne(() => Unit, { onDelete: 'SET NULL', nullable: true, createForeignKeyConstraints: true })
+  @ManyToOne(() => Unit, { onDelete: 'SET NULL', nullable: true, createForeignKeyConstraints: false })
   @JoinColumn()
   unit: Unit | null;
 
   @Column({ type: 'int', nullable: true })
   translationId: number | null;
 
-  @ManyToOne(() => Translation, { onDelete: 'SET NULL', nullable: true, createForeignKeyConstraints: true })
+  @ManyToOne(() => Translation, { onDelete: 'SET NULL', nullable: true, createForeignKeyConstraints: false })
   @JoinColumn()
   translation: Translation | null;
 
   @Column({ type: 'int', nullable: true })
   componentId: number | null;
 
-  @ManyToOne(() => Component, { onDelete: 'SET NULL', nullable: true, createForeignKeyConstraints: true })
+  @ManyToOne(() => Component, { onDelete: 'SET NULL', nullable: true, createForeignKeyConstraints: false })
   @JoinColumn()
   component: Component | null;
 
   @Column({ type: 'int', nullable: true })
   projectId: number | null;
 
-  @ManyToOne(() => Project, { onDelete: 'SET NULL', nullable: true, createForeignKeyConstraints: true })
+  @ManyToOne(() => Project, { onDelete: 'SET NULL', nullable: true, createForeignKeyConstraints: false })
   @JoinColumn()
   project: Project | null;
 
@@ -73,14 +75,14 @@ export class Change {
   @Column({ type: 'int', nullable: true })
   userId: number | null;
 
-  @ManyToOne(() => User, { onDelete: 'SET NULL', nullable: true, createForeignKeyConstraints: true })
+  @ManyToOne(() => User, { onDelete: 'SET NULL', nullable: true, createForeignKeyConstraints: false })
   @JoinColumn()
   user: User | null;
 
   @Column({ type: 'int', nullable: true })
   authorId: number | null;
 
-  @ManyToOne(() => User, { onDelete: 'SET NULL', nullable: true, createForeignKeyConstraints: true })
+  @ManyToOne(() => User, { onDelete: 'SET NULL', nullable: true, createForeignKeyConstraints: false })
   @JoinColumn()
   author: User | null;
 

@@ -16,7 +16,8 @@ export enum UnitState {
 @Index(['translationId', 'position'])
 // Trigram GIN indexes serve the case-insensitive substring searches of `q` (ILIKE '%…%' on source, target and
 // context, bare words search all three; issue 13 item 5). TypeORM cannot express an operator class, so they
-// are created by migration UnitTrigramIndexes (only where pg_trgm is available) and not synchronised.
+// are created by migrations SearchIndexes and SourceTrigramsOnSourceUnits (only where pg_trgm is available) and
+// not synchronised. The source and context ones are partial: source units and `source_differs` units only.
 @Index('IDX_units_source_trgm', { synchronize: false })
 @Index('IDX_units_target_trgm', { synchronize: false })
 @Index('IDX_units_context_trgm', { synchronize: false })
@@ -100,6 +101,14 @@ export class Unit {
 
   @Column({ default: false })
   hasFailingCheck: boolean;
+
+  /**
+   * The unit's source or context differs from its source unit's (a scan has updated the source unit and not
+   * yet this translation), or its source unit is gone. Kept by triggers of migration SourceTrigramsOnSourceUnits;
+   * such units stay in the source and context trigram indexes, which otherwise hold source units only.
+   */
+  @Column({ default: false, select: false })
+  sourceDiffers: boolean;
 
   /** Structured JSON path and value type of the template leaf, so write-back keeps the file's shape. */
   @Column({ type: 'jsonb', nullable: true })

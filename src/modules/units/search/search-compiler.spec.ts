@@ -17,6 +17,13 @@ function fails(q: string): string {
   throw new Error(`compiled: ${q}`);
 }
 
+/** What a source/context condition over `sx` compiles to (search-fields.ts unitsWithOwnOrSourceText), whitespace collapsed. */
+const throughSource = (condition: string, extra?: string): string =>
+  `u.id IN (SELECT sx.id FROM units sx WHERE (sx.source_unit_id IS NULL OR sx.source_unit_id = sx.id OR sx.source_differs) AND ${condition} ` +
+  `UNION ALL SELECT dx.id FROM units sx JOIN units dx ON dx.source_unit_id = sx.id ` +
+  `WHERE (sx.source_unit_id IS NULL OR sx.source_unit_id = sx.id OR sx.source_differs) AND dx.id <> sx.id AND NOT dx.source_differs AND ${condition}${extra ? ` UNION ALL ${extra}` : ''})`;
+const squash = (sql: string | undefined): string | undefined => sql?.replace(/\s+/g, ' ');
+
 describe('search compiler (checks-suggestions-search.md §7.2-§7.7)', () => {
   it('never puts user text in the SQL, and continues the caller numbering', () => {
     const q = `source:"'; DROP TABLE units; --" target:r"x'y" component:"a'b" language:"c'd" changed_by:"e'f"`;
@@ -27,13 +34,18 @@ describe('search compiler (checks-suggestions-search.md §7.2-§7.7)', () => {
   });
 
   it('matches bare words as substrings of source, target or context, escaping LIKE wildcards', () => {
-    expect(compile('50%_off')).toEqual({ sql: '(u.source ILIKE $1 OR u.target ILIKE $1 OR u.context ILIKE $1)', params: ['%50\\%\\_off%'], regex: false });
+    const { sql, ...rest } = compile('50%_off');
+    expect(squash(sql)).toBe(throughSource('(sx.source ILIKE $1 OR sx.context ILIKE $1)', 'SELECT ux.id FROM units ux WHERE ux.target ILIKE $1'));
+    expect(rest).toEqual({ params: ['%50\\%\\_off%'], regex: false });
+    expect(squash(compile('r"^a"').sql)).toBe(throughSource('(sx.source ~ $1 OR sx.context ~ $1)', 'SELECT ux.id FROM units ux WHERE ux.target ~ $1'));
   });
 
   it('compiles text lookups: substring, exact, regex, operators as text', () => {
-    expect(compile('source:=Save').sql).toBe('u.source = $1');
+    expect(squash(compile('source:=Save').sql)).toBe(throughSource('sx.source = $1'));
+    expect(squash(compile('context:menu').sql)).toBe(throughSource('sx.context ILIKE $1'));
     expect(compile('target:<b>')).toMatchObject({ sql: 'u.target ILIKE $1', params: ['%<b>%'] });
-    expect(compile('key:r"^app\\."')).toEqual({ sql: 'u.context ~ $1', params: ['^app\\.'], regex: true });
+    expect(compile('key:r"^app\\."')).toMatchObject({ params: ['^app\\.'], regex: true });
+    expect(squash(compile('key:r"^app\\."').sql)).toBe(throughSource('sx.context ~ $1'));
   });
 
   it('compiles numbers, states, lists and ranges, and rejects bad values', () => {
@@ -69,8 +81,8 @@ describe('search compiler (checks-suggestions-search.md §7.2-§7.7)', () => {
   });
 
   it('compiles NOT, OR and parentheses', () => {
-    expect(compile('NOT (is:translated OR has:check) a').sql).toBe(
-      '(NOT ((u.state >= 20 OR u.has_failing_check)) AND (u.source ILIKE $1 OR u.target ILIKE $1 OR u.context ILIKE $1))',
+    expect(squash(compile('NOT (is:translated OR has:check) a').sql)).toBe(
+      `(NOT ((u.state >= 20 OR u.has_failing_check)) AND ${throughSource('(sx.source ILIKE $1 OR sx.context ILIKE $1)', 'SELECT ux.id FROM units ux WHERE ux.target ILIKE $1')})`,
     );
   });
 

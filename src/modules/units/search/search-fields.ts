@@ -55,6 +55,30 @@ export function textLookup(expression: string): FieldCompiler {
   };
 }
 
+/** The predicate of the partial source and context trigram indexes, over `alias`. */
+const HOLDS_OWN_TEXT = (alias: string): string => `${alias}.source_unit_id IS NULL OR ${alias}.source_unit_id = ${alias}.id OR ${alias}.source_differs`;
+
+/**
+ * Units whose own source/context meets `condition` (written over the alias `sx`), optionally united with the
+ * ids of `extra`. The trigram indexes of source and context are partial (migration SourceTrigramsOnSourceUnits):
+ * they hold the rows that carry their own text, which are searched directly; every other unit has its source
+ * unit's source and context (the invariant that migration documents), so it matches when its source unit
+ * does and is reached through `source_unit_id`. One `u.id IN (…)` keeps the whole term a semi-join the planner
+ * can drive from the index, and gives exactly the units that `condition` on their own columns would.
+ */
+function unitsWithOwnOrSourceText(condition: string, extra?: string): string {
+  return `u.id IN (SELECT sx.id FROM units sx WHERE (${HOLDS_OWN_TEXT('sx')}) AND ${condition}
+     UNION ALL SELECT dx.id FROM units sx JOIN units dx ON dx.source_unit_id = sx.id
+      WHERE (${HOLDS_OWN_TEXT('sx')}) AND dx.id <> sx.id AND NOT dx.source_differs AND ${condition}${extra ? `
+     UNION ALL ${extra}` : ''})`;
+}
+
+/** A text field of the source string (source, context): textLookup applied through unitsWithOwnOrSourceText. */
+function throughSourceUnits(column: 'source' | 'context'): FieldCompiler {
+  const lookup = textLookup(`sx.${column}`);
+  return (term, context) => unitsWithOwnOrSourceText(lookup(term, context));
+}
+
 /** "Exact-type" fields (§7.2): `:` case-insensitive exact, `:=` case-sensitive exact. */
 function exactLookup(expression: string): FieldCompiler {
   return (term, context) => {
@@ -239,10 +263,10 @@ function lookup(table: Map<string, LookupCompiler>, kind: 'is' | 'has'): FieldCo
 const nothing: FieldCompiler = () => 'FALSE';
 
 const fields = new Map<string, FieldCompiler>([
-  ['source', textLookup('u.source')],
+  ['source', throughSourceUnits('source')],
   ['target', textLookup('u.target')],
-  ['context', textLookup('u.context')],
-  ['key', textLookup('u.context')],
+  ['context', throughSourceUnits('context')],
+  ['key', throughSourceUnits('context')],
   ['note', textLookup('u.note')],
   ['location', textLookup('u.location')],
   ['explanation', textLookup(SOURCE('explanation'))],
@@ -338,11 +362,9 @@ export function fieldCompiler(field: string): FieldCompiler {
 
 /** A bare word or phrase: substring of source, target or context (§7.2); `r"…"` as a regular expression. */
 export const bareTerm: FieldCompiler = (term, context) => {
-  if (term.value.kind === 'regex') {
-    context.usesRegex = true;
-    const p = context.param(term.value.pattern);
-    return `(u.source ~ ${p} OR u.target ~ ${p} OR u.context ~ ${p})`;
-  }
-  const p = context.param(`%${escapeLike(literal(term))}%`);
-  return `(u.source ILIKE ${p} OR u.target ILIKE ${p} OR u.context ILIKE ${p})`;
+  const regex = term.value.kind === 'regex';
+  if (regex) context.usesRegex = true;
+  const p = context.param(regex ? (term.value as { pattern: string }).pattern : `%${escapeLike(literal(term))}%`);
+  const operator = regex ? '~' : 'ILIKE';
+  return unitsWithOwnOrSourceText(`(sx.source ${operator} ${p} OR sx.context ${operator} ${p})`, `SELECT ux.id FROM units ux WHERE ux.target ${operator} ${p}`);
 };
