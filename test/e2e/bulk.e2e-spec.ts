@@ -27,8 +27,9 @@ describe('bulk edits', () => {
   let automator: { token: string };
 
   beforeAll(async () => {
-    // Several connections, so that a bulk request and single edits really run at the same time.
-    app = await createTestApp({ BULK_MAX_ITEMS: String(MAX_ITEMS), DATABASE_POOL_SIZE: '4' });
+    // Several connections on PostgreSQL, so that a bulk request and single edits really run at the same time.
+    // The embedded database is one session: connections sharing it would interleave their transactions.
+    app = await createTestApp({ BULK_MAX_ITEMS: String(MAX_ITEMS), DATABASE_POOL_SIZE: process.env.GLOSSA_TEST_EMBEDDED_URL ? '1' : '4' });
     ds = app.glossa.app.get(DataSource);
     nobody = await createUserWithToken(ds, 'nobody');
     translator = await createUserWithToken(ds, 'translator');
