@@ -42,15 +42,29 @@ export class PreparedStatement<Row extends QueryResultRow> {
   async run(db: DataSource | EntityManager, params: readonly unknown[]): Promise<Row[]> {
     const manager = 'driver' in db ? undefined : db;
     const dataSource = manager ? manager.connection : (db as DataSource);
-    // Through node-postgres in both cases, so that every caller gets the rows: TypeORM's query() answers an
-    // UPDATE/DELETE … RETURNING with [rows, rowCount] instead, and the embedded database takes that path.
     const values = [...params];
-    const config = namedStatementSources.has(dataSource) ? { name: this.name, text: this.text, values } : { text: this.text, values };
+    if (!namedStatementSources.has(dataSource)) return unnamed(dataSource, manager, this.text, values);
+    const config = { name: this.name, text: this.text, values };
     const queryRunner = manager?.queryRunner;
     if (queryRunner !== undefined && !queryRunner.isReleased) {
       const client = (await queryRunner.connect()) as PoolClient;
       return (await client.query<Row>(config)).rows;
     }
     return (await poolOf(dataSource).query<Row>(config)).rows;
+  }
+}
+
+/**
+ * The statement without a name, through TypeORM. Its structured result, because plain query() answers an
+ * UPDATE/DELETE … RETURNING with [rows, rowCount] instead of the rows.
+ */
+async function unnamed<Row>(dataSource: DataSource, manager: EntityManager | undefined, text: string, values: unknown[]): Promise<Row[]> {
+  const transactional = manager?.queryRunner;
+  if (transactional !== undefined && !transactional.isReleased) return (await transactional.query(text, values, true)).records as Row[];
+  const queryRunner = dataSource.createQueryRunner();
+  try {
+    return (await queryRunner.query(text, values, true)).records as Row[];
+  } finally {
+    await queryRunner.release();
   }
 }
