@@ -48,7 +48,8 @@ ENV NODE_ENV=production \
     PORT=8000 \
     NODE_OPTIONS="--max-semi-space-size=2 --max-old-space-size=256" \
     MALLOC_ARENA_MAX=2 \
-    MALLOC_TRIM_THRESHOLD_=131072
+    MALLOC_TRIM_THRESHOLD_=131072 \
+    MALLOC_MMAP_THRESHOLD_=131072
 
 WORKDIR /app
 # Application files stay owned by root (read-only for the server); only /data is writable.
