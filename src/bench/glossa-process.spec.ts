@@ -17,9 +17,11 @@ describe('nodeFlagsOf', () => {
 
 describe('startFlags', () => {
   it('reads the flags of this package.json "start" (what the memory bench starts)', () => {
-    const manifest = JSON.parse(readFileSync(path.join(process.cwd(), 'package.json'), 'utf8')) as { scripts: { start: string } };
-    expect(startFlags({})).toEqual(nodeFlagsOf(manifest.scripts.start));
-    expect(startFlags({})).toContain('--no-concurrent-recompilation');
+    // Jest runs from the repository root; under ESM test modules there is no __dirname to find it from.
+    const file = path.join(process.cwd(), 'package.json');
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as { scripts: { start: string } };
+    expect(startFlags({}, file)).toEqual(nodeFlagsOf(manifest.scripts.start));
+    expect(startFlags({}, file)).toContain('--no-concurrent-recompilation');
   });
 
   it('takes BENCH_NODE_FLAGS instead when set', () => {

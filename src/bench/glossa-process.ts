@@ -106,9 +106,11 @@ export function nodeFlagsOf(script: string): string[] {
  * The Node.js flags of `npm start` (package.json "start"), so the benchmark runs the server as an operator
  * does. `BENCH_NODE_FLAGS` replaces them (e.g. to compare heap settings A/B).
  */
-export function startFlags(env: NodeJS.ProcessEnv = process.env): string[] {
+export function startFlags(env: NodeJS.ProcessEnv = process.env, manifestPath?: string): string[] {
   if (env.BENCH_NODE_FLAGS !== undefined) return env.BENCH_NODE_FLAGS.split(/\s+/).filter((flag) => flag !== '');
-  const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { scripts: { start: string } };
+  // dist/bench/ (or src/bench/) → the package root.
+  const file = manifestPath ?? path.join(__dirname, '..', '..', 'package.json');
+  const manifest = JSON.parse(readFileSync(file, 'utf8')) as { scripts: { start: string } };
   return nodeFlagsOf(manifest.scripts.start);
 }
 
