@@ -40,9 +40,17 @@ RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends git ca-certificates openssh-client tini gettext \
  && rm -rf /var/lib/apt/lists/*
 
+# Memory (README "Memory", docs/performance.md "Memory of the embedded default"): the heap limits of `npm start`,
+# here in NODE_OPTIONS so `-e NODE_OPTIONS=...` replaces them (a flag on the command line would win over it);
+# and glibc's allocator told to give freed memory back: without it the WebAssembly compiler's scratch memory
+# (PGlite's PostgreSQL is optimised in background threads) stays resident, 30-60 MB on the embedded database.
 ENV NODE_ENV=production \
     DATA_DIR=/data \
-    PORT=8000
+    PORT=8000 \
+    NODE_OPTIONS="--max-semi-space-size=2 --max-old-space-size=256" \
+    MALLOC_ARENA_MAX=2 \
+    MALLOC_TRIM_THRESHOLD_=131072 \
+    MALLOC_MMAP_THRESHOLD_=131072
 
 WORKDIR /app
 # Application files stay owned by root (read-only for the server); only /data is writable.

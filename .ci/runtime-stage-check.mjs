@@ -23,7 +23,12 @@ const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
 const copied = [...dockerfile.split('# ---- runtime')[1].matchAll(/^COPY (?!--from)(\S+) /gm)].map((m) => m[1]);
 // The HEALTHCHECK's exec-form CMD, run exactly as Docker would.
 const healthcheck = JSON.parse(/HEALTHCHECK[^\n]*\\\n\s*CMD (\[.*\])/.exec(dockerfile)[1]);
-const runtimeEnv = Object.fromEntries([...dockerfile.split('# ---- runtime')[1].matchAll(/^(?:ENV)?\s+(NODE_ENV|DATA_DIR|PORT)=(\S+)/gm)].map((m) => [m[1], m[2]]));
+// The runtime stage's ENV (NODE_OPTIONS and the allocator settings included: the server runs as in the image).
+const runtimeEnv = Object.fromEntries(
+  [...dockerfile.split('# ---- runtime')[1].matchAll(/^(?:ENV)?\s+([A-Z_]+)=("[^"]*"|\S+)/gm)].map((m) => [m[1], m[2].replace(/^"(.*)"$/, '$1')]),
+);
+// The image's own CMD (the last line starting with CMD; the HEALTHCHECK's is indented).
+const serverCommand = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)[1]);
 
 const work = mkdtempSync(join(tmpdir(), 'glossa-runtime-'));
 const dbName = `glossa_runtime_${process.pid}_${Date.now()}`;
@@ -75,9 +80,9 @@ try {
   if (!/Applied /.test(migrated)) throw new Error(`migrate applied nothing on an empty database:\n${migrated}`);
   process.stdout.write(migrated);
 
-  step('start: node dist/main.js (NODE_ENV=production)');
+  step(`start: ${serverCommand.join(' ')} (NODE_ENV=production, NODE_OPTIONS=${env.NODE_OPTIONS ?? ''})`);
   let output = '';
-  child = spawn('node', ['--no-concurrent-recompilation', 'dist/main.js'], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(serverCommand[0], serverCommand.slice(1), { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
   const exited = new Promise((done) => child.on('exit', (code) => done(code)));

@@ -22,9 +22,10 @@ export interface BenchConfig {
   /**
    * Which parts run: everything, only the load scenarios, only the anonymous search scenario, only the PO
    * scenario, only the bulk translate scenario, only the indexed searches over the big component (issue 13), or
-   * only the in-process file-format part (no server, no database).
+   * only the in-process file-format part (no server, no database), or only the embedded default's memory
+   * (issue 15 item 3; never part of "all": it starts its own servers without DATABASE_URL).
    */
-  only: 'all' | 'load' | 'search' | 'po' | 'bulk' | 'indexed-search' | 'formats';
+  only: 'all' | 'load' | 'search' | 'po' | 'bulk' | 'indexed-search' | 'formats' | 'memory';
   /** Indexed-search part (issue 13): autocannon connections per search (searches are costlier than page reads). */
   searchConnections: number;
   /** Bulk translate scenario (issue 14 item 5): items in one request, rounds (medians), single PATCHes for reference. */
@@ -95,9 +96,10 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv, argv: readonly string[])
     'formats',
   ]);
   for (const name of Object.keys(args)) if (!known.has(name)) throw new Error(`Unknown argument --${name}`);
-  const only = pick('only', 'BENCH_ONLY') ?? 'all';
-  if (only !== 'all' && only !== 'load' && only !== 'search' && only !== 'po' && only !== 'bulk' && only !== 'indexed-search' && only !== 'formats') {
-    throw new Error(`only: expected all, load, search, po, bulk, indexed-search or formats, got "${only}"`);
+  const parts = ['all', 'load', 'search', 'po', 'bulk', 'indexed-search', 'formats', 'memory'] as const;
+  const only = (pick('only', 'BENCH_ONLY') ?? 'all') as BenchConfig['only'];
+  if (!parts.includes(only)) {
+    throw new Error(`only: expected ${parts.slice(0, -1).join(', ')} or memory, got "${only}"`);
   }
   return {
     strings: Math.floor(positive('strings', pick('strings', 'BENCH_STRINGS'), 50_000, 1_000_000)),

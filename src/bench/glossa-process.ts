@@ -72,6 +72,48 @@ export class PeakRss {
   }
 }
 
+/** Resident memory now (VmRSS) and the peak since start or the last clear_refs (VmHWM), in bytes. */
+export function residentMemory(pid: number): { rss: number | null; hwm: number | null } {
+  return { rss: statusField(pid, 'VmRSS'), hwm: statusField(pid, 'VmHWM') };
+}
+
+/**
+ * CPU seconds (user + system) of a process and all its threads so far, from /proc/<pid>/stat. With the
+ * embedded database PostgreSQL runs inside Glossa's process, so this is the whole server's work, which is
+ * steadier than wall-clock time on a shared machine. Null where /proc is not available.
+ */
+export function cpuSeconds(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may contain spaces) start after the last ')': utime is field 14.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** The flags of a `node <flags> dist/main.js` script line; throws for any other shape of script. */
+export function nodeFlagsOf(script: string): string[] {
+  const words = script.trim().split(/\s+/);
+  if (words[0] !== 'node' || words[words.length - 1] !== 'dist/main.js' || words.slice(1, -1).some((word) => !word.startsWith('--'))) {
+    throw new Error(`package.json "start" is not "node <flags> dist/main.js": ${script}`);
+  }
+  return words.slice(1, -1);
+}
+
+/**
+ * The Node.js flags of `npm start` (package.json "start"), so the benchmark runs the server as an operator
+ * does. `BENCH_NODE_FLAGS` replaces them (e.g. to compare heap settings A/B).
+ */
+export function startFlags(env: NodeJS.ProcessEnv = process.env, manifestPath?: string): string[] {
+  if (env.BENCH_NODE_FLAGS !== undefined) return env.BENCH_NODE_FLAGS.split(/\s+/).filter((flag) => flag !== '');
+  // dist/bench/ (or src/bench/) → the package root.
+  const file = manifestPath ?? path.join(__dirname, '..', '..', 'package.json');
+  const manifest = JSON.parse(readFileSync(file, 'utf8')) as { scripts: { start: string } };
+  return nodeFlagsOf(manifest.scripts.start);
+}
+
 export interface GlossaProcess {
   url: string;
   pid: number;
@@ -80,13 +122,13 @@ export interface GlossaProcess {
 }
 
 /**
- * Glossa as `npm start` runs it (dist/main.js), in its own process so its memory is measured alone and the
+ * Glossa as `npm start` runs it (dist/main.js with the flags of package.json "start"), in its own process so its memory is measured alone and the
  * load generator does not share its event loop.
  */
-export async function startGlossa(env: Record<string, string>): Promise<GlossaProcess> {
+export async function startGlossa(env: Record<string, string>, readyPath = '/api/'): Promise<GlossaProcess> {
   const port = await freePort();
   const main = path.join(__dirname, '..', 'main.js');
-  const child: ChildProcess = spawn(process.execPath, ['--no-concurrent-recompilation', main], {
+  const child: ChildProcess = spawn(process.execPath, [...startFlags(), main], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -96,13 +138,13 @@ export async function startGlossa(env: Record<string, string>): Promise<GlossaPr
   for (;;) {
     if (child.exitCode !== null) throw new Error(`Glossa exited with code ${child.exitCode} during start-up`);
     try {
-      if ((await fetch(`${url}/api/`)).ok) break;
+      if ((await fetch(`${url}${readyPath}`)).ok) break;
     } catch {
       // not listening yet
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error('Glossa did not answer /api/ within 120 s');
+      throw new Error(`Glossa did not answer ${readyPath} within 120 s`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

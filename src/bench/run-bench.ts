@@ -17,6 +17,7 @@ import { formatPoReport, PoReport, poTargets, runPoScenario } from './po-scenari
 import { createSyntheticRepo, SyntheticRepo } from './synthetic-repo';
 import { BulkReport, bulkTargets, formatBulkReport, runBulkScenario } from './bulk-scenario';
 import { formatIndexedSearchReport, IndexedSearchReport, runIndexedSearchScenarios } from './indexed-search-scenario';
+import { runMemoryScenario } from './memory-scenario';
 
 // `npm run bench` (issue 5, architecture.md "Performance principles"): a synthetic json-nested repository is
 // imported through the API into a Glossa child process, then each scenario is loaded with autocannon and
@@ -341,7 +342,7 @@ async function runIndexedSearchPart(
 
 async function writeResults(config: BenchConfig, databaseUrl: string | undefined, results: Record<string, unknown>): Promise<void> {
   await mkdir(config.resultsDir, { recursive: true });
-  const kind = config.only === 'formats' ? 'formats' : databaseUrl ? 'postgres' : 'pglite';
+  const kind = config.only === 'formats' ? 'formats' : config.only === 'memory' ? 'memory' : databaseUrl ? 'postgres' : 'pglite';
   const file = path.join(config.resultsDir, `bench-${kind}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryBytes: os.totalmem(), node: process.version };
   await writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), machine, config, ...results }, null, 2)}\n`);
@@ -376,8 +377,16 @@ async function main(): Promise<void> {
       : `Glossa benchmark: ${database}, ${config.strings} strings × ${languages.length} languages, ${config.connections} connections, ` +
           `${config.runs} × ${config.duration} s per scenario (+${config.warmup} s warm-up), ${os.cpus().length} CPUs`,
   );
-  const formats = config.only === 'all' ? runFormats(config) : undefined;
   const token = `wlu_bench${randomBytes(16).toString('hex')}`;
+  if (config.only === 'memory') {
+    // Always the embedded database: what `npm start` runs on a fresh machine (DATABASE_URL is not passed on).
+    console.log(`${os.cpus().length} CPUs, load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+    const memory = await runMemoryScenario(config, token);
+    console.log(`\nMemory targets (embedded PGlite, load average ${memory.loadAverage.start.toFixed(1)} → ${memory.loadAverage.end.toFixed(1)}):\n${formatTargets(memory.checks)}`);
+    await writeResults(config, undefined, { memory });
+    return;
+  }
+  const formats = config.only === 'all' ? runFormats(config) : undefined;
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'glossa-bench-data-'));
   let scratch: ScratchDatabase | null = null;
   let glossa: GlossaProcess | null = null;

@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -10,6 +11,15 @@ import { PATIENCE_MS, pause, pollUntil } from './wait';
 
 // Jest runs from the repository root (jest.config.cjs); ESM test modules have no __dirname.
 const ROOT = process.cwd();
+
+/**
+ * The Node.js flags of package.json "start" (`node <flags> dist/main.js`), so the tests run the server with
+ * the heap limits an operator gets (README "Memory").
+ */
+function startFlags(): string[] {
+  const words = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.trim().split(/\s+/);
+  return words.slice(1, -1);
+}
 
 /** Compiles the current sources into dist/ (`npm run build`), so the processes run what the tests read. */
 export async function compileServer(): Promise<void> {
@@ -78,7 +88,7 @@ export class ServerProcess {
   /** Spawns the server; resolves with its exit code once it exits (whenever that is). */
   spawn(): Promise<number | null> {
     this.output = '';
-    const child = spawn(process.execPath, ['--no-concurrent-recompilation', 'dist/main.js'], {
+    const child = spawn(process.execPath, [...startFlags(), 'dist/main.js'], {
       cwd: ROOT,
       env: { ...this.baseEnv, ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
