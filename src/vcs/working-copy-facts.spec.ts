@@ -28,6 +28,9 @@ describe('WorkingCopyFactsCache', () => {
     const facts = cache();
     expect(await facts.get(directory, reader('a'))).toEqual(expected('a'));
     expect(await facts.get(directory, reader('b'))).toEqual(expected('a'));
+    // A commit creates and renames lock files in .git (its mtime changes), and moves the branch: same facts.
+    await git(['-c', 'user.name=T', '-c', 'user.email=t@t.invalid', 'commit', '--quiet', '--allow-empty', '-m', 'x']);
+    expect(await facts.get(directory, reader('c'))).toEqual(expected('a'));
     expect(reads).toBe(1);
   });
 

@@ -36,12 +36,14 @@ export class WorkingCopyFactsCache {
   }
 }
 
-/** Identity and version of `.git`, `.git/config` and `.git/HEAD`, or null when one of them is missing. */
+/** Identity of `.git`, identity and version of `.git/config` and `.git/HEAD`; null when one is missing (or `.git` is no directory). */
 export async function workingCopyStamp(directory: string): Promise<string | null> {
   const gitDir = path.join(directory, '.git');
   try {
-    const parts = await Promise.all([gitDir, path.join(gitDir, 'config'), path.join(gitDir, 'HEAD')].map((file) => lstat(file, { bigint: true })));
-    return parts.map((info) => `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`).join('/');
+    const [dir, ...files] = await Promise.all([gitDir, path.join(gitDir, 'config'), path.join(gitDir, 'HEAD')].map((file) => lstat(file, { bigint: true })));
+    if (!dir.isDirectory()) return null;
+    // The directory by identity only: its mtime changes with every lock file git creates in it (each commit).
+    return [`${dir.dev}:${dir.ino}`, ...files.map((info) => `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`)].join('/');
   } catch {
     return null;
   }
