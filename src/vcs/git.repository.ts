@@ -303,9 +303,9 @@ export class GitRepository {
       // One process for the usual case, tracked files that changed: `commit --only -- <paths>` stages the
       // paths (changes and removals of tracked files, like `add`; .gitignore does not apply to tracked files)
       // and commits them. Every process forks the whole server first (docs/performance.md "One edit written
-      // back: one git process"). --only, not --include: --include silently leaves out a path git does not
-      // track yet, --only refuses the whole commit then. Either way git answers 1, as for "nothing to commit",
-      // and the add-then-commit steps below sort those cases out. It is a single git command, so a crash leaves
+      // back: one git process and a remembered entry table"). --only, not --include: --include silently
+      // leaves out a path git does not track yet, --only refuses the whole commit then. Either way git answers
+      // 1, as for "nothing to commit", and the add-then-commit steps below sort those cases out. It is a single git command, so a crash leaves
       // what any git command leaves: at most a stale index.lock (removed before the next operation) and
       // unreferenced objects, never a moved branch with an index or files that disagree.
       if (paths.length <= ADD_BATCH) {

@@ -1,10 +1,11 @@
 // The entry table of the file the last write produced, so that the next write of the same file does not scan
 // its 6 MB again (issue 11: one edit written back to a 50,000-entry file in < 200 ms; docs/performance.md "One
-// edit written back: one git process"). A write scans the whole file to find the entries a change names
-// (po-scan.ts): in the parse worker that scan was about 45 of the 75 ms of a one-edit write. The next commit
-// of the same translation reads back exactly the bytes the previous write produced, so the table of that
-// output (line starts, and every live entry's msgctxt, msgid and lines) is derived from the input's table and
-// the entries the write replaced, and used when the next input is byte for byte that output.
+// edit written back: one git process and a remembered entry table"). A write scans the whole file to find
+// the entries a change names (po-scan.ts): in the parse worker that scan was most of the 74 ms of a one-edit
+// write. The next commit of the same translation reads back exactly the bytes the previous write produced,
+// so the table of that output (line starts, and every live entry's msgctxt, msgid and lines) is derived from
+// the input's table and the entries the write replaced, and used when the next input is byte for byte that
+// output.
 //
 // Safety: the cache is only used when every byte of the new input equals the remembered output (compared in
 // full, about a millisecond for 6 MB: a file changed on disk by a pull, a reset or by hand is simply scanned
