@@ -40,8 +40,8 @@ export interface PoReport {
   /** PO_FORMAT.parse and PO_FORMAT.write (one changed unit) on one file, in this process (ms). */
   inProcess: { parseMs: number; writeSamples: number[]; writeMedianMs: number; writeMinMs: number; writeCpuMedianMs: number };
   /**
-   * What git alone costs for such a commit on this machine: the git process GitRepository.commit runs
-   * (`commit --quiet --only -- <file>`, since 2026-11-28 po-commit2) on the benchmark's own copy of the repository, one edit each.
+   * What git alone costs for such a commit on this machine: the git processes GitRepository.commit runs
+   * (`add`, `commit --quiet`) on the benchmark's own copy of the repository, one edit each.
    */
   gitOnly: { samples: number[]; medianMs: number };
   loadAverage: number[];
@@ -116,7 +116,7 @@ function measureInProcess(content: Buffer, strings: number): PoReport['inProcess
   return { parseMs, writeSamples, writeMedianMs: median(writeSamples), writeMinMs: Math.min(...writeSamples), writeCpuMedianMs: median(cpuSamples), edited };
 }
 
-/** `git commit --quiet --only -- <file>` of one edited PO file, the one git process GitRepository.commit runs for it. */
+/** `git add` and `git commit --quiet` of one edited PO file, as GitRepository.commit runs them (HEAD is then read from the ref file). */
 async function measureGitOnly(repo: PoRepo, edited: Buffer[]): Promise<PoReport['gitOnly']> {
   const cs = repo.files.get('cs')!;
   const env = { ...process.env, GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@localhost', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@localhost' };
@@ -125,7 +125,8 @@ async function measureGitOnly(repo: PoRepo, edited: Buffer[]): Promise<PoReport[
   for (const [n, content] of edited.entries()) {
     await writeFile(path.join(repo.path, cs.filename), content);
     const [, elapsed] = await timedAsync(async () => {
-      await git(['commit', '--quiet', '--no-verify', '--no-gpg-sign', `--message=bench edit ${n}`, '--only', '--', cs.filename]);
+      await git(['add', '--force', '--', cs.filename]);
+      await git(['commit', '--quiet', '--no-verify', '--no-gpg-sign', `--message=bench edit ${n}`]);
     });
     if (n > 0) samples.push(elapsed);
   }
@@ -249,7 +250,7 @@ export function formatPoReport(report: PoReport): string {
       `(the PATCH before each: median ${ms(report.commit.patchMedianMs)})`,
     `  in process: PO_FORMAT.parse ${ms(report.inProcess.parseMs)}, PO_FORMAT.write of one edit median ${ms(report.inProcess.writeMedianMs)} ` +
       `(min ${ms(report.inProcess.writeMinMs)}, CPU time median ${ms(report.inProcess.writeCpuMedianMs)}, ${report.inProcess.writeSamples.length} writes)`,
-    `  git alone (commit --quiet --only of one edited file in a copy of the repository): median ${ms(report.gitOnly.medianMs)} over ${report.gitOnly.samples.length} commits`,
+    `  git alone (add, commit --quiet of one edited file in a copy of the repository): median ${ms(report.gitOnly.medianMs)} over ${report.gitOnly.samples.length} commits`,
     `  load average after the scenario: ${one} ${five} ${fifteen}`,
   ].join('\n');
 }

@@ -300,26 +300,6 @@ export class GitRepository {
       // --quiet: the summary git prints otherwise holds a diffstat, i.e. a diff of every committed file
       // (a third of a CPU second for a 6 MB PO file, issue 11).
       const commitArgs = ['commit', '--quiet', '--no-verify', '--no-gpg-sign', `--author=${authorText}`, `--message=${message}`];
-      // One process for the usual case, tracked files that changed: `commit --only -- <paths>` stages the
-      // paths (changes and removals of tracked files, like `add`; .gitignore does not apply to tracked files)
-      // and commits them. Every process forks the whole server first (docs/performance.md "One edit written
-      // back: one git process and a remembered entry table"). --only, not --include: --include silently
-      // leaves out a path git does not track yet, --only refuses the whole commit then. Either way git answers
-      // 1, as for "nothing to commit", and the add-then-commit steps below sort those cases out. It is a single git command, so a crash leaves
-      // what any git command leaves: at most a stale index.lock (removed before the next operation) and
-      // unreferenced objects, never a moved branch with an index or files that disagree.
-      if (paths.length <= ADD_BATCH) {
-        // Any refusal (also 128, e.g. "cannot do a partial commit during a merge") takes the steps below, which
-        // report it as they always did; only a git that did not finish (killed, timed out) is an error here.
-        const committed = await this.git([...commitArgs, '--only', '--', ...paths], env).then(
-          () => true,
-          (error: unknown) => {
-            if (error instanceof GitCommandError && error.exitCode !== null) return false;
-            throw error;
-          },
-        );
-        if (committed) return this.committedHead();
-      }
       for (let i = 0; i < paths.length; i += ADD_BATCH) {
         // --force like Weblate: a translation file matched by .gitignore must still be committed.
         await this.git(['add', '--force', '--', ...paths.slice(i, i + ADD_BATCH)]);
