@@ -3,11 +3,12 @@ import * as path from 'node:path';
 
 // Reading the commit a branch points at from the files git keeps it in, instead of a `git rev-parse` process
 // (issue 11: every process a commit request starts forks the whole server; see docs/performance.md "One edit
-// written back: one git process and a remembered entry table"). Only the plain layout is read: `.git` a
+// written back: fewer git processes and a remembered entry table"). Only the plain layout is read: `.git` a
 // directory, `HEAD` the symbolic ref `refs/heads/<branch>`, the branch a loose ref file holding one object
-// id, which is what git's files backend leaves right after it moved the branch (a commit writes the loose ref even when the branch is also in
-// packed-refs). Anything else (a `.git` file of a linked worktree, a detached or other HEAD, packed-only refs,
-// the reftable backend, an unexpected content) answers null and the caller asks git.
+// id, which is what git's files backend leaves right after it moved the branch (a commit writes the loose ref
+// even when the branch is also in packed-refs). Anything else (a `.git` file of a linked worktree, a detached
+// or other HEAD, packed-only refs, the reftable backend, an unexpected content) answers null and the caller
+// asks git.
 
 const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 

@@ -3,11 +3,12 @@ import * as path from 'node:path';
 
 // What opening a working copy learns from git (that the directory is the top of a working copy, the branch
 // HEAD names, the configured remote URLs) cost two or three git processes per operation, and every process
-// forks the whole server first (issue 11, docs/performance.md "One edit written back: one git process and a
-// remembered entry table"). The answers only change when git rewrites `.git/config` or `.git/HEAD`, or when
-// the `.git` directory is replaced (a new clone is renamed into place). git rewrites both files by renaming a `.lock` file over them
-// (a new inode), an editor changes at least the size or the mtime, so a stamp of those three is checked
-// (three lstat calls; `.git` by identity only, its mtime moves with every commit's lock files) before the remembered answers are used, and anything different asks git again.
+// forks the whole server first (issue 11, docs/performance.md "One edit written back: fewer git processes and
+// a remembered entry table"). The answers only change when git rewrites `.git/config` or `.git/HEAD`, or when
+// the `.git` directory is replaced (a new clone is renamed into place). git rewrites both files by renaming a
+// `.lock` file over them (a new inode), an editor changes at least the size or the mtime, so a stamp of those
+// three is checked (three lstat calls; `.git` by identity only, its mtime moves with every commit's lock
+// files) before the remembered answers are used, and anything different asks git again.
 
 export interface WorkingCopyFacts {
   /** The remote URLs as `.git/config` holds them ('' when unset). */

@@ -1,6 +1,6 @@
 // The entry table of the file the last write produced, so that the next write of the same file does not scan
 // its 6 MB again (issue 11: one edit written back to a 50,000-entry file in < 200 ms; docs/performance.md "One
-// edit written back: one git process and a remembered entry table"). A write scans the whole file to find
+// edit written back: fewer git processes and a remembered entry table"). A write scans the whole file to find
 // the entries a change names (po-scan.ts): in the parse worker that scan was most of the 74 ms of a one-edit
 // write. The next commit of the same translation reads back exactly the bytes the previous write produced,
 // so the table of that output (line starts, and every live entry's msgctxt, msgid and lines) is derived from
