@@ -128,7 +128,10 @@ export interface GlossaProcess {
 export async function startGlossa(env: Record<string, string>, readyPath = '/api/'): Promise<GlossaProcess> {
   const port = await freePort();
   const main = path.join(__dirname, '..', 'main.js');
-  const child: ChildProcess = spawn(process.execPath, [...startFlags(), main], {
+  // BENCH_GLOSSA_NODE_ARGS: extra node options for the server only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`
+  // (which NODE_OPTIONS refuses) to profile what a scenario makes the server do.
+  const extra = (process.env.BENCH_GLOSSA_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...startFlags(), ...extra, main], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

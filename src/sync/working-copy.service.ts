@@ -9,6 +9,7 @@ import type { GitRepositoryOptions } from '../vcs/git-repository.types';
 import { runGit } from '../vcs/git-runner';
 import { listRemoteFiles, type RemoteFiles } from '../vcs/remote-files';
 import { PUBLIC_HOSTS_ONLY } from '../vcs/repository-host-policy';
+import { WorkingCopyFactsCache } from '../vcs/working-copy-facts';
 import { assertRepositoryUrlAllowed } from '../vcs/repository-url-policy';
 
 // Components are clones under DATA_DIR (architecture.md "Runtime shape"): <dataDir>/vcs/<project>/<component>.
@@ -41,6 +42,7 @@ export interface OpenedWorkingCopy {
 @Injectable()
 export class WorkingCopyService {
   private readonly logger = new Logger(WorkingCopyService.name);
+  private readonly facts = new WorkingCopyFactsCache();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -71,12 +73,21 @@ export class WorkingCopyService {
    */
   async open(settings: ComponentRepositorySettings, allowLocalOverride = false): Promise<GitRepository | null> {
     const directory = this.directory(settings.projectSlug, settings.componentSlug);
-    if (!(await GitRepository.isWorkingCopy(directory))) return null;
     const allowLocal = this.allowLocal(settings.repo, allowLocalOverride);
-    const branch = settings.branch || (await currentBranch(directory));
+    // Remembered while .git, its config and HEAD are unchanged (working-copy-facts.ts): no git process here
+    // on the commit path of issue 11.
+    const facts = await this.facts.get(directory, async () => {
+      if (!(await GitRepository.isWorkingCopy(directory))) return null;
+      const headBranch = settings.branch ? undefined : await currentBranch(directory);
+      const remote = await new GitRepository(directory, settings.branch || headBranch!, this.options(allowLocal)).remoteUrls();
+      return { remote, headBranch };
+    });
+    if (!facts) return null;
+    if (!settings.branch && facts.headBranch === undefined) facts.headBranch = await currentBranch(directory);
+    const branch = settings.branch || facts.headBranch!;
     const repository = new GitRepository(directory, branch, this.options(allowLocal));
-    const configured = await repository.remoteUrls();
-    if (configured.fetch !== settings.repo || configured.push !== settings.push) {
+    if (facts.remote.fetch !== settings.repo || facts.remote.push !== settings.push) {
+      // Rewrites .git/config, so the next open reads the facts again.
       await repository.setRemoteUrl(settings.repo, settings.push || undefined);
     }
     return repository;

@@ -77,6 +77,38 @@ describe('GitRepository (committing and pushing)', () => {
     expect(await repo.listFiles()).toContain('new-file.json');
   });
 
+  it('commits a changed tracked file and a new file together, and a removal, leaving nothing staged', async () => {
+    // `commit --only` refuses a path git does not track yet; the commit then stages with `add` (both files).
+    await write('translations/cs/app.json', '{"hello": "Nazdar"}\n');
+    await repo.writeFile('translations/de/app.json', Buffer.from('{"hello": "Hallo"}\n'));
+    const revision = await repo.commit('Both', translator, ['translations/cs/app.json', 'translations/de/app.json']);
+    expect(revision).toBe((await sandbox.git(sandbox.clonePath, ['rev-parse', 'HEAD'])).trim());
+    expect((await sandbox.git(sandbox.clonePath, ['show', '--name-only', '--format=', 'HEAD'])).trim().split('\n').sort())
+      .toEqual(['translations/cs/app.json', 'translations/de/app.json']);
+
+    await repo.removeFile('translations/de/app.json');
+    await repo.commit('Remove German', translator, ['translations/de/app.json']);
+    expect(await repo.listFiles()).not.toContain('translations/de/app.json');
+    expect(await repo.needsCommit()).toBe(false);
+  });
+
+  it('commits a tracked file that .gitignore matches, and only the named files', async () => {
+    await write('.gitignore', 'translations/\n');
+    await write('translations/cs/app.json', '{"hello": "Nazdar"}\n');
+    await write('sources/app.json', '{"changed": true}\n');
+    const revision = await repo.commit('Czech only', translator, ['translations/cs/app.json']);
+    expect(await repo.headRevision()).toBe(revision);
+    expect((await sandbox.git(sandbox.clonePath, ['show', '--name-only', '--format=', 'HEAD'])).trim()).toBe('translations/cs/app.json');
+    expect((await sandbox.git(sandbox.clonePath, ['status', '--porcelain'])).split('\n').filter(Boolean).sort()).toEqual([' M sources/app.json', '?? .gitignore']);
+  });
+
+  it('answers the new revision when the branch is only in packed-refs before the commit', async () => {
+    await sandbox.git(sandbox.clonePath, ['pack-refs', '--all']);
+    await write('translations/cs/app.json', '{"hello": "Nazdar"}\n');
+    const revision = await repo.commit('Packed', translator, ['translations/cs/app.json']);
+    expect(revision).toBe((await sandbox.git(sandbox.clonePath, ['rev-parse', 'HEAD'])).trim());
+  });
+
   it('refuses identities that would forge commit headers and paths outside the working copy', async () => {
     await write('translations/cs/app.json', '{"hello": "Nazdar"}\n');
     await expect(repo.commit('x', { name: 'Eve <eve@evil>', email: 'a@b' }, ['translations/cs/app.json']))

@@ -33,14 +33,25 @@ export function readPoBytes(content: Buffer): PoBytes | null {
   const bom = hasUtf8Bom(content);
   const charset = bom ? 'utf-8' : sniffCharset(content);
   const body = bom ? content.subarray(UTF8_BOM.length) : content;
-  if (LATIN1_LABELS.has(charset)) {
-    const image = body.toString('latin1');
-    return { body, image, encoding: { charset: 'latin1', bom }, decode: (start, end) => image.slice(start, end) };
-  }
+  if (LATIN1_LABELS.has(charset)) return poBytesOf(body, { charset: 'latin1', bom });
   if (charset !== 'utf-8') return null;
   // decodePo raises the error (with the line of the bad byte) that reading the file gives.
   if (!isUtf8(body)) decodePo(content);
-  return { body, image: body.toString('latin1'), encoding: { charset, bom }, decode: (start, end) => body.toString('utf8', start, end) };
+  return poBytesOf(body, { charset, bom });
+}
+
+/** PoBytes of a body already known to be valid in `encoding` (UTF-8 or Latin-1). */
+export function poBytesOf(body: Buffer, encoding: PoEncoding): PoBytes {
+  const image = body.toString('latin1');
+  if (encoding.charset === 'latin1') return { body, image, encoding, decode: (start, end) => image.slice(start, end) };
+  return { body, image, encoding, decode: (start, end) => body.toString('utf8', start, end) };
+}
+
+/** An entry assembleBytes replaced: its lines in the input body and its new bytes. */
+export interface ByteSplice {
+  firstLine: number;
+  lastLine: number;
+  bytes: Buffer;
 }
 
 /** PoDocument.lineAt over bytes: a line's text in the file's charset, without its line end. */
@@ -59,7 +70,14 @@ export function byteLineGetter(bytes: PoBytes, lineStarts: Int32Array): (index: 
  * po-writer's assemble over bytes: `document` was read from `bytes.image` (its line starts are byte
  * offsets). Replacing entries and appending only; removals take the string path.
  */
-export function assembleBytes(bytes: PoBytes, document: PoDocument, replacements: EntryReplacements, prefix: string[], appended: string[][]): Buffer {
+export function assembleBytes(
+  bytes: PoBytes,
+  document: PoDocument,
+  replacements: EntryReplacements,
+  prefix: string[],
+  appended: string[][],
+  splices?: ByteSplice[],
+): Buffer {
   const { body } = bytes;
   const { lineStarts, entries, newline } = document;
   const text = { ...bytes.encoding, bom: false };
@@ -83,7 +101,9 @@ export function assembleBytes(bytes: PoBytes, document: PoDocument, replacements
     const end = lineStarts[entry.lastLine + 1];
     push(body.subarray(cursor, start));
     const endsWithNewline = end > start && body[end - 1] === 10;
-    push(encodePo(replacement.join(newline) + (endsWithNewline ? newline : ''), text));
+    const spliced = encodePo(replacement.join(newline) + (endsWithNewline ? newline : ''), text);
+    splices?.push({ firstLine: entry.firstLine, lastLine: entry.lastLine, bytes: spliced });
+    push(spliced);
     cursor = end;
   }
   push(body.subarray(cursor));

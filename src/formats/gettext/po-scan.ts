@@ -65,6 +65,8 @@ export function scanPoDocument(
   wanted: (identity: EntryIdentity) => boolean,
   limits: ParseLimits = {},
   lineReader: (lineStarts: Int32Array) => (index: number) => string = (lineStarts) => lineGetter(text, lineStarts),
+  /** Told every live entry (identity and lines), in file order: po-write-cache.ts keeps them. */
+  record?: (identity: EntryIdentity, first: number, last: number) => void,
 ): PoDocument {
   const lineStarts = lineStartsOf(text);
   const lineAt = lineReader(lineStarts);
@@ -132,6 +134,7 @@ export function scanPoDocument(
       units++;
       if (units > maxUnits) throw new FormatLimitError('units', `line ${first + 1}: more than ${maxUnits} units`);
     }
+    record?.(identity, first, last);
     const isFirst = !firstLiveSeen;
     firstLiveSeen = true;
     if (isFirst || wanted(identity)) {
@@ -201,10 +204,15 @@ export function scanPoDocument(
  * scanPo over bytes (po-bytes.ts): the document's text is the Latin-1 image of `bytes.body`, its lines are
  * read in the file's charset. Null when the charset needs the string path.
  */
-export function scanPoBytes(content: Buffer, wanted: (identity: EntryIdentity) => boolean, limits?: ParseLimits): (LoadedPo & { bytes: PoBytes }) | null {
+export function scanPoBytes(
+  content: Buffer,
+  wanted: (identity: EntryIdentity) => boolean,
+  limits?: ParseLimits,
+  record?: (identity: EntryIdentity, first: number, last: number) => void,
+): (LoadedPo & { bytes: PoBytes }) | null {
   const bytes = readPoBytes(content);
   if (!bytes) return null;
-  const document = scanPoDocument(bytes.image, wanted, limits, (lineStarts) => byteLineGetter(bytes, lineStarts));
+  const document = scanPoDocument(bytes.image, wanted, limits, (lineStarts) => byteLineGetter(bytes, lineStarts), record);
   return { document, encoding: bytes.encoding, header: findHeader(document.entries), bytes };
 }
 

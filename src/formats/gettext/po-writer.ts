@@ -9,8 +9,9 @@ import { editEntryLines, flagLine, isFuzzyState, renderMsgstr, targetForms } fro
 import { headerText, parseHeaderFields, saveHeaderChanges, updateHeaderFields, type HeaderFields } from './po-header';
 import { isUnitEntry, reparseEntry, type PoDocument, type PoEntry } from './po-parser';
 import { contextOf, loadPo, sourceOf, unitKey, type LoadedPo, type PoFlavour } from './po-units';
-import { assembleBytes } from './po-bytes';
+import { assembleBytes, type ByteSplice } from './po-bytes';
 import { scanPo, scanPoBytes, type EntryIdentity } from './po-scan';
+import { cachedScan, indexRecorder, rememberWrite } from './po-write-cache';
 import { renderPoString } from './po-wrap';
 
 /** Replacement lines per entry index; null removes the entry. */
@@ -150,7 +151,10 @@ export function writePo(
   // UTF-8 and ISO-8859-1 files are scanned and patched as bytes (po-bytes.ts), other charsets as text.
   const wanted = ({ msgctxt, msgid }: EntryIdentity): boolean =>
     named.has(flavour === 'bilingual' ? msgid : msgid && msgctxt !== null ? `${msgctxt}.${msgid}` : msgid || (msgctxt ?? ''));
-  const scanned = removals.length > 0 || !bytes ? null : scanPoBytes(current, wanted, limits);
+  // The table of the file the last write produced, when `current` is that output (po-write-cache.ts).
+  const cached = removals.length > 0 || !bytes ? null : cachedScan(current, wanted, limits);
+  const recorder = cached || removals.length > 0 || !bytes ? null : indexRecorder();
+  const scanned = cached ?? (removals.length > 0 || !bytes ? null : scanPoBytes(current, wanted, limits, recorder?.record));
   const loaded = scanned ?? (removals.length > 0 ? loadPo(current, limits, true) : scanPo(current, wanted, limits));
   if (nothing) return current;
   const { document } = loaded;
@@ -192,7 +196,13 @@ export function writePo(
   const header = headerReplacement(loaded, (existing) => saveHeaderChanges(existing, context));
   if (header.index >= 0) replacements.set(header.index, header.lines);
   const prefix = header.index === -1 ? header.lines : [];
-  if (scanned) return assembleBytes(scanned.bytes, document, replacements, prefix, appended);
+  if (scanned) {
+    const splices: ByteSplice[] = [];
+    const written = assembleBytes(scanned.bytes, document, replacements, prefix, appended, splices);
+    const table = prefix.length > 0 || appended.length > 0 ? null : (cached?.index ?? recorder?.table() ?? null);
+    rememberWrite(scanned.bytes, document, table, splices, limits);
+    return written;
+  }
   return encodePo(assemble(document, replacements, prefix, appended), loaded.encoding);
 }
 

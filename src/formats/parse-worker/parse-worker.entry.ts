@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { FormatLimitError, FormatParseError, FormatWriteError } from '../format';
 import { getFileFormat } from '../format.registry';
+import { usePoWriteCache } from '../gettext/po-write-cache';
 import { assertStorableUnits } from '../storable-text';
 import type { FileFormat, PluralDeclaration, StoreUnit, UnitWrite } from '../store';
 import { MAX_REPORTED_DUPLICATES, UNITS_PER_CHUNK, type ParseRequest, type WorkerReply, type WorkerRequest, type WriteRequest } from './parse-protocol';
@@ -11,6 +12,10 @@ import { MAX_REPORTED_DUPLICATES, UNITS_PER_CHUNK, type ParseRequest, type Worke
 
 const port = parentPort;
 if (!port) throw new Error('parse-worker.entry must run as a worker thread');
+
+// Every buffer a request brings belongs to this thread from then on (transferred or cloned), so a PO write may
+// remember its output's entry table by sharing the input's memory (po-write-cache.ts, issue 11).
+usePoWriteCache(true);
 
 const reply = (message: WorkerReply, transfer: ArrayBuffer[] = []): void => port.postMessage(message, transfer);
 
