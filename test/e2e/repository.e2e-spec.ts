@@ -1,6 +1,7 @@
 import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
+import { withLock } from '../../src/vcs/repository-lock';
 import { createGitSandbox, type GitSandbox } from '../../src/vcs/testing/git-sandbox';
 import { apiLink, authHeader, expectApiHeaders } from '../support/contract';
 import { createProject } from '../support/factories';
@@ -230,12 +231,17 @@ describe('repository', () => {
         await sandbox.git(sandbox.root, ['init', '--quiet', '--bare', '--initial-branch=main', directory]);
         return directory;
       };
-      const localCommit = async (name: string) => {
-        await writeFile(path.join(workingCopy, name), `${name}\n`);
-        await sandbox.git(workingCopy, ['add', name]);
-        await sandbox.git(workingCopy, ['commit', '--quiet', '-m', `Add ${name}`]);
-        return revision(workingCopy);
-      };
+      // The test's own git in the working copy holds the app's repository lock, as the app's git does: a git
+      // operation the app runs meanwhile (a queued re-import) removes lock files it finds while no git of the
+      // app runs there (stale-git-locks.ts), and would take this git's index.lock away under it.
+      const inWorkingCopy = <T>(fn: () => Promise<T>): Promise<T> => withLock(path.resolve(workingCopy), fn);
+      const localCommit = (name: string) =>
+        inWorkingCopy(async () => {
+          await writeFile(path.join(workingCopy, name), `${name}\n`);
+          await sandbox.git(workingCopy, ['add', name]);
+          await sandbox.git(workingCopy, ['commit', '--quiet', '-m', `Add ${name}`]);
+          return revision(workingCopy);
+        });
       const upstreamHead = await revision(sandbox.upstream);
 
       // PATCH the push URL, then push at once: the push goes to the new remote, whether or not the re-import
@@ -260,8 +266,10 @@ describe('repository', () => {
 
       // Back to the old state for the tests below (the local commits stay out of upstream).
       await db.query(`UPDATE components SET push = $1 WHERE slug = 'web'`, [sandbox.upstream]);
-      await sandbox.git(workingCopy, ['reset', '--quiet', '--hard', upstreamHead]);
-      await sandbox.git(workingCopy, ['update-ref', 'refs/remotes/origin/main', upstreamHead]);
+      await inWorkingCopy(async () => {
+        await sandbox.git(workingCopy, ['reset', '--quiet', '--hard', upstreamHead]);
+        await sandbox.git(workingCopy, ['update-ref', 'refs/remotes/origin/main', upstreamHead]);
+      });
     });
 
     it('cleans up untracked files of the working copy', async () => {
