@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { recheckUnits } from '../../src/sync/unit-checks';
 import { authHeader } from '../support/contract';
 import { createTranslatedComponent, sampleString, type SeededContent } from '../support/content-factories';
-import { withClient } from '../support/database-server';
+import { deadlocksIn } from '../support/deadlocks';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 
 // Many PATCHes of different units at once (the bench's unit PATCH load found `deadlock detected` in
@@ -125,21 +125,6 @@ describe('concurrent PATCHes of different units', () => {
     // The database is fresh (cloned from the template), so its counter started at zero.
     await app.glossa.close();
     closed = true;
-    expect(await deadlocks()).toBe(0);
+    expect(await deadlocksIn(database)).toBe(0);
   });
-
-  /** pg_stat_database's deadlock counter of the test database, once no backend of the application is left. */
-  async function deadlocks(): Promise<number> {
-    const url = process.env.GLOSSA_TEST_SERVER_URL;
-    if (!url) return 0; // The embedded database serialises everything (one session).
-    return withClient(url, async (client) => {
-      for (;;) {
-        const [{ open }] = (await client.query('SELECT count(*)::int AS open FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database])).rows;
-        if (open === 0) break;
-      }
-      await client.query('SELECT pg_stat_clear_snapshot()');
-      const [{ deadlocks }] = (await client.query('SELECT deadlocks::int AS deadlocks FROM pg_stat_database WHERE datname = $1', [database])).rows;
-      return deadlocks;
-    });
-  }
 });
