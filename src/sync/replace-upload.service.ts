@@ -1,11 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { FormatParseError } from '../formats/format';
 import { recordChanges } from '../modules/changes/change-recorder';
-import { GitCommandError } from '../vcs/git-runner';
-import { UnsafePathError } from '../vcs/safe-path';
-import { ComponentScanError, ComponentScanner } from './component-scanner';
-import { WriteBackError, WriteBackService, type OperationOutcome } from './write-back.service';
+import { ComponentScanner } from './component-scanner';
+import { WriteBackService, type OperationOutcome } from './write-back.service';
+import { answerOperationFailure } from './operation-failure';
 
 // Upload `method=replace` (weblate-api.md §10.8, formats.md §5 "Methods"), as Weblate's handle_replace does
 // it: the translation's pending changes are committed first, the uploaded bytes become the translation file
@@ -44,8 +42,8 @@ export class ReplaceUploadService {
 
   /** `content` has already been read in the component's format (the caller refuses a file that does not parse). */
   async replace(translation: ReplacedTranslation, content: Buffer, actorId: number): Promise<ReplaceUploadOutcome> {
-    try {
-      return await this.writeBack.withWorkingCopy(translation.componentId, async (component, repository) => {
+    return answerOperationFailure(this.logger, `replace upload on translation ${translation.id}`, () =>
+      this.writeBack.withWorkingCopy(translation.componentId, async (component, repository) => {
         // Nothing acknowledged is lost: edits not yet written go into the history before the file is replaced.
         await this.writeBack.commitLocked(component, repository, translation.id, actorId);
         await repository.writeFile(translation.filename, content);
@@ -67,13 +65,7 @@ export class ReplaceUploadService {
         ]);
         const [{ units }]: Array<{ units: number }> = await this.dataSource.query('SELECT count(*)::int AS units FROM units WHERE translation_id = $1', [translation.id]);
         return { result: true, units };
-      });
-    } catch (error) {
-      if (error instanceof GitCommandError || error instanceof ComponentScanError || error instanceof WriteBackError || error instanceof FormatParseError || error instanceof UnsafePathError) {
-        this.logger.warn(`replace upload on translation ${translation.id} failed: ${error.message}`);
-        return { result: false, detail: error.message };
-      }
-      throw error;
-    }
+      }),
+    );
   }
 }

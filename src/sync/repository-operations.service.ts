@@ -3,15 +3,13 @@ import { DataSource } from 'typeorm';
 import { recordChanges } from '../modules/changes/change-recorder';
 import { gitBlobHash } from '../vcs/git-blob-hash';
 import { FileParser } from '../formats/file-parser';
-import { FormatParseError, FormatWriteError } from '../formats/format';
 import type { UnitKey } from '../formats/store';
-import { GitCommandError } from '../vcs/git-runner';
 import type { GitRepository } from '../vcs/git.repository';
-import { UnsafePathError } from '../vcs/safe-path';
 import { ComponentImportService } from './component-import.service';
 import { authorIdentity } from './commit-context';
-import { ComponentScanError, ComponentScanner } from './component-scanner';
-import { NOT_CLONED_DETAIL, WriteBackError, WriteBackService, type OperationOutcome, type WritableComponent } from './write-back.service';
+import { ComponentScanner } from './component-scanner';
+import { NOT_CLONED_DETAIL, WriteBackService, type OperationOutcome, type WritableComponent } from './write-back.service';
+import { answerOperationFailure } from './operation-failure';
 
 // The repository operations of weblate-api.md §10.5 beyond commit and push, and the file work of adding and
 // removing languages and strings (§10.2, §10.3, §10.10). Each runs under the component lock; git and file
@@ -186,19 +184,8 @@ export class RepositoryOperationsService {
   }
 
   /** Failures of git, of the files or of the configuration are the operation's answer; bugs stay errors. */
-  private async guard(componentId: number, operation: string, work: () => Promise<OperationOutcome>): Promise<OperationOutcome> {
-    try {
-      return await work();
-    } catch (error) {
-      if (
-        error instanceof GitCommandError || error instanceof ComponentScanError || error instanceof WriteBackError ||
-        error instanceof FormatParseError || error instanceof FormatWriteError || error instanceof UnsafePathError
-      ) {
-        this.logger.warn(`${operation} on component ${componentId} failed: ${error.message}`);
-        return { result: false, detail: error.message };
-      }
-      throw error;
-    }
+  private guard(componentId: number, operation: string, work: () => Promise<OperationOutcome>): Promise<OperationOutcome> {
+    return answerOperationFailure(this.logger, `${operation} on component ${componentId}`, work);
   }
 }
 

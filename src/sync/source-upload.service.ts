@@ -1,15 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { FileParser } from '../formats/file-parser';
-import { FormatParseError, FormatWriteError } from '../formats/format';
 import { PLURAL_SEPARATOR, type StoreUnit, type UnitKey, type UnitWrite } from '../formats/store';
 import { recordChanges } from '../modules/changes/change-recorder';
-import { GitCommandError } from '../vcs/git-runner';
-import { msgmerge, msgmergeAvailable, MsgmergeError } from './po-msgmerge';
-import { UnsafePathError } from '../vcs/safe-path';
+import { msgmerge, msgmergeAvailable } from './po-msgmerge';
 import { authorIdentity } from './commit-context';
-import { ComponentScanError, ComponentScanner } from './component-scanner';
-import { WriteBackError, WriteBackService, type OperationOutcome } from './write-back.service';
+import { ComponentScanner } from './component-scanner';
+import { WriteBackService, type OperationOutcome } from './write-back.service';
+import { answerOperationFailure } from './operation-failure';
 
 // Upload `method=source` (weblate-api.md §10.8, formats.md §5): the uploaded file is the component's new
 // template (a POT) and every translation file is brought in line with it, as Weblate's handle_source does:
@@ -46,8 +44,8 @@ export class SourceUploadService {
 
   /** `template`: the units the upload parsed into (in the component's format); `content`: its bytes. */
   async update(componentId: number, sourceTranslationId: number, template: readonly StoreUnit[], content: Buffer, actorId: number): Promise<SourceUploadOutcome> {
-    try {
-      return await this.writeBack.withWorkingCopy(componentId, async (component, repository) => {
+    return answerOperationFailure(this.logger, `source upload on component ${componentId}`, () =>
+      this.writeBack.withWorkingCopy(componentId, async (component, repository) => {
         await this.writeBack.commitLocked(component, repository, null, actorId);
         const format = this.writeBack.formatOf(component);
         const wanted = new Map(template.map((unit) => [key(unit), unit]));
@@ -119,17 +117,7 @@ export class SourceUploadService {
         );
         const [{ units }] = await this.dataSource.query('SELECT count(*)::int AS units FROM units WHERE translation_id = $1', [sourceTranslationId]);
         return { result: true, units };
-      });
-    } catch (error) {
-      if (
-        error instanceof GitCommandError || error instanceof ComponentScanError || error instanceof WriteBackError ||
-        error instanceof FormatParseError || error instanceof FormatWriteError || error instanceof UnsafePathError ||
-        error instanceof MsgmergeError
-      ) {
-        this.logger.warn(`source upload on component ${componentId} failed: ${error.message}`);
-        return { result: false, detail: error.message };
-      }
-      throw error;
-    }
+      }),
+    );
   }
 }
