@@ -31,6 +31,13 @@ export function dataSourceDb(dataSource: DataSource): PgBossDb {
       const runner = dataSource.createQueryRunner('master');
       try {
         return await runOn(runner, text, values);
+      } catch (error) {
+        // pg-boss sends some scripts as one `BEGIN; …; COMMIT;` string. When a statement in it fails (e.g. a
+        // deadlock victim while two replicas create their queues at once), the rest of the string is skipped
+        // and the connection stays inside the aborted transaction: back in the pool, it would fail every
+        // later query with 25P02. Rolling back here is a no-op (a warning) when no transaction is open.
+        await runner.query('ROLLBACK').catch(() => undefined);
+        throw error;
       } finally {
         await runner.release();
       }
