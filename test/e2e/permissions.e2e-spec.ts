@@ -5,6 +5,7 @@ import { createTranslatedComponent, SeededContent } from '../support/content-fac
 import { authHeader } from '../support/contract';
 import { createComponent, createLanguage, createProject } from '../support/factories';
 import { createTeam, roleIdsByName } from '../support/team-factories';
+import { holdTaskClaim } from '../support/tasks';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 import { createUserWithToken } from '../support/users-factories';
 import { PATIENCE_MS } from '../support/wait';
@@ -56,6 +57,8 @@ describe('permissions', () => {
   let secret: SeededContent;
   let vault: SeededContent;
   const tasks: { pub: string; secret: string; vault: string } = { pub: '', secret: '', vault: '' };
+  /** Claims held on the running task rows this file inserts (see insertTask). */
+  const claims: Array<() => Promise<void>> = [];
   let translatorTeam: number;
   const tokens: Partial<Record<Persona, string>> = { superuser: TEST_ADMIN_TOKEN };
   const admin = authHeader(TEST_ADMIN_TOKEN);
@@ -71,10 +74,14 @@ describe('permissions', () => {
     return createTeam(app, TEST_ADMIN_TOKEN, { name, roles: roleNames, members: [username], ...select });
   }
 
-  /** A task row as the job runner writes it (not queued, so nothing picks it up). */
+  /**
+   * A task row as the job runner writes it (not queued, so nothing picks it up); a running one is claimed as
+   * its process would claim it, so the task-recovery cron leaves it alone however long the test takes.
+   */
   async function insertTask(componentId: number, status: 'running' | 'completed'): Promise<string> {
     const id = randomUUID();
     await ds.query(`INSERT INTO tasks (id, kind, component_id, status, progress, log) VALUES ($1, 'component-import', $2, $3, 50, '')`, [id, componentId, status]);
+    if (status === 'running') claims.push(await holdTaskClaim(app, id));
     return id;
   }
 
@@ -105,6 +112,7 @@ describe('permissions', () => {
   });
 
   afterAll(async () => {
+    for (const release of claims) await release();
     await app?.close();
   });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { authHeader, expectApiHeaders } from '../support/contract';
 import { createComponent, createProject } from '../support/factories';
+import { holdTaskClaim } from '../support/tasks';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 import { createUserWithToken } from '../support/users-factories';
 
@@ -12,6 +13,8 @@ describe('tasks', () => {
   let app: TestApp;
   let dataSource: DataSource;
   let userToken: string;
+  /** Claims held on running task rows, as their process would hold them (the task-recovery cron skips them). */
+  const claims: Array<() => Promise<void>> = [];
 
   beforeAll(async () => {
     app = await createTestApp();
@@ -19,6 +22,7 @@ describe('tasks', () => {
     userToken = (await createUserWithToken(dataSource, 'translator')).token;
   });
   afterAll(async () => {
+    for (const release of claims) await release();
     await app.close();
   });
 
@@ -39,6 +43,7 @@ describe('tasks', () => {
         fields.log ?? '',
       ],
     );
+    if (fields.status === 'running') claims.push(await holdTaskClaim(app, id));
     return id;
   }
 

@@ -1,4 +1,6 @@
 import type { DataSource } from 'typeorm';
+import { ProcessClaims, type ReleaseClaim } from '../../src/jobs/process-claims';
+import { taskClaimName } from '../../src/sync/task-run';
 import type { TestApp } from './test-app';
 import { PATIENCE_MS, pollUntil } from './wait';
 
@@ -30,4 +32,13 @@ export async function unitIdByContext(db: DataSource, language: string, context:
     [language, context],
   );
   return row.id;
+}
+
+/**
+ * Holds the claim a live process holds on a task it runs (src/jobs/process-claims.ts). A test that inserts a
+ * `running` task row must hold it: otherwise the task-recovery cron (every minute, TaskRecoveryService) finds
+ * the task unclaimed and reports it interrupted, which on a slow machine happens in the middle of the test.
+ */
+export function holdTaskClaim(app: TestApp, taskId: string): Promise<ReleaseClaim> {
+  return app.glossa.app.get(ProcessClaims, { strict: false }).claim(taskClaimName(taskId));
 }
