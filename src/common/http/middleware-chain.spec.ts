@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { middlewareChain } from './middleware-chain';
 
