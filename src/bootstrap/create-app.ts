@@ -7,9 +7,10 @@ import type { DestinationStream, Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../app.module';
 import { ApiExceptionFilter } from '../common/http/api-exception.filter';
-import { installBodyParsers } from '../common/http/body-parsing';
-import { MultipartBodyInterceptor } from '../common/http/multipart-body.interceptor';
+import { bodyParsers } from '../common/http/body-parsing';
+import { bindToBodyRoutes, MultipartBodyInterceptor } from '../common/http/multipart-body.interceptor';
 import { httpContractMiddleware } from '../common/http/http-contract.middleware';
+import { middlewareChain } from '../common/http/middleware-chain';
 import { OpenStreams } from '../common/http/open-streams';
 import { discoverRoutes } from '../common/http/route-discovery';
 import { createValidationPipe } from '../common/http/validation';
@@ -112,23 +113,27 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
     jobQueue.onJobRun((name, seconds, failed) => metrics.observeJob(name, seconds, failed));
     // Order matters: the request id and timing wrap everything; the operator endpoints sit outside /api/;
     // rate limiting runs before the contract so its headers are on 404/405/OPTIONS answers too (§2.4); the
-    // contract middleware lets only exact routes through, and bodies are parsed only for those.
-    app.use(requestObserver(logger, metrics, routes));
+    // contract middleware lets only exact routes through, and bodies are parsed only for those. One Express
+    // layer runs them all (middleware-chain.ts).
     app.use(
-      healthEndpoints({
-        pingDatabase: () => health.query('SELECT 1'),
-        pingJobQueue: () => jobQueue.ping((sql) => health.query(sql)),
-        metrics,
-        draining: () => draining,
-        metricsAccess: metricsAccessPolicy(config),
-      }),
+      middlewareChain([
+        requestObserver(logger, metrics, routes),
+        healthEndpoints({
+          pingDatabase: () => health.query('SELECT 1'),
+          pingJobQueue: () => jobQueue.ping((sql) => health.query(sql)),
+          metrics,
+          draining: () => draining,
+          metricsAccess: metricsAccessPolicy(config),
+        }),
+        rateLimitMiddleware(dataSource, config),
+        httpContractMiddleware(routes, config),
+        bodyParsers(config),
+      ]),
     );
-    app.use(rateLimitMiddleware(dataSource, config));
-    app.use(httpContractMiddleware(routes, config));
-    installBodyParsers(app, config);
     app.useGlobalFilters(new ApiExceptionFilter());
     app.useGlobalPipes(createValidationPipe());
-    app.useGlobalInterceptors(new MultipartBodyInterceptor(config));
+    // Multipart bodies are read on the routes that read a body, not app-wide: reads run no interceptor.
+    bindToBodyRoutes(new MultipartBodyInterceptor(config), app.get(DiscoveryService), app.get(MetadataScanner));
     installOpenApi(app);
     await app.init();
     if (adapter.getRouteMatchingOptions().caseSensitive !== true) throw new Error('The Express router was created before case-sensitive routing was set.');

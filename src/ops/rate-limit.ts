@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { DataSource } from 'typeorm';
 import { parseAuthorizationHeader } from '../common/auth/authorization-header';
-import { hashToken } from '../common/auth/token-hash';
+import { requestTokenHash } from '../common/auth/token-hash';
 import { isHookPath } from '../common/http/hook-paths';
 import { isApiDocsPath } from '../common/http/http-contract.middleware';
 import { sendJson } from '../common/http/send-json';
@@ -152,7 +152,7 @@ export class PostgresRateLimitStore {
 function tokenHashOf(request: Request): string | null {
   try {
     const token = parseAuthorizationHeader(request.headers.authorization);
-    return token === null ? null : hashToken(token);
+    return token === null ? null : requestTokenHash(request, token);
   } catch {
     return null;
   }

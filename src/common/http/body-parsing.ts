@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { AppConfig } from '../../config/app-config';
 import { formBodyOf, parseUrlencoded } from './request-body';
 
@@ -59,16 +58,44 @@ function urlencodedFormView(request: Request, _response: Response, next: NextFun
 }
 
 /**
+ * Whether the request carries a body: the test body-parser itself makes first (type-is's `hasBody`: a
+ * Transfer-Encoding header or a numeric Content-Length). Requests without one skip the parsers entirely.
+ */
+function hasBody(request: IncomingMessage): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && !Number.isNaN(Number(length)));
+}
+
+/**
  * The request body parsers, configured here instead of Nest's defaults (100 kB, any depth): JSON and form
  * bodies up to MAX_REQUEST_BODY_BYTES (Django's DATA_UPLOAD_MAX_MEMORY_SIZE; larger is 413), JSON at most
  * MAX_JSON_DEPTH deep (deeper is 400 "JSON parse error - …", as DRF words a body it cannot parse).
  * Urlencoded bodies are read as DRF's FormParser reads them, into a QueryDict (request-body.ts), not with
  * qs's bracket syntax. Multipart bodies are parsed after the guard (multipart-body.interceptor.ts), upload
- * routes with their own limits. Installed after the rate limiter and the HTTP contract middleware, so a
- * refused request's body is never parsed.
+ * routes with their own limits. Run after the rate limiter and the HTTP contract middleware, so a refused
+ * request's body is never parsed.
+ *
+ * One middleware that runs the three steps in turn, and none of them for a request without a body (every
+ * read): as three Express layers they cost each request three router steps and two body-parser calls that
+ * only found there was nothing to read (docs/performance.md, "Request pipeline").
  */
-export function installBodyParsers(app: NestExpressApplication, config: Pick<AppConfig, 'maxRequestBodyBytes'>): void {
-  app.use(express.json({ limit: config.maxRequestBodyBytes, verify: verifyJsonDepth }));
-  app.use(express.text({ type: 'application/x-www-form-urlencoded', limit: config.maxRequestBodyBytes }));
-  app.use(urlencodedFormView);
+export function bodyParsers(config: Pick<AppConfig, 'maxRequestBodyBytes'>): RequestHandler {
+  const json = express.json({ limit: config.maxRequestBodyBytes, verify: verifyJsonDepth });
+  const text = express.text({ type: 'application/x-www-form-urlencoded', limit: config.maxRequestBodyBytes });
+  return (request: Request, response: Response, next: NextFunction) => {
+    if (!hasBody(request)) {
+      next();
+      return;
+    }
+    void json(request, response, (jsonError?: unknown) => {
+      if (jsonError !== undefined && jsonError !== null) {
+        next(jsonError);
+        return;
+      }
+      void text(request, response, (textError?: unknown) => {
+        if (textError !== undefined && textError !== null) next(textError);
+        else urlencodedFormView(request, response, next);
+      });
+    });
+  };
 }

@@ -73,7 +73,7 @@ export function httpContractMiddleware(routes: RouteTable, config: AppConfig): R
     }
     // The path as the route spells it (with its trailing slash), for pagination links and entity tags.
     const canonicalPath = path.endsWith('/') ? path : `${path}/`;
-    const context = new RequestContext(LinkBuilder.forRequest(request, config), canonicalPath, query, request.headers['if-none-match']);
+    const context = new RequestContext(LinkBuilder.forRequest(request, config, query), canonicalPath, query, request.headers['if-none-match']);
     attachRequestContext(response, context);
     // Handlers return plain objects; Nest hands them to res.json, which would lose 64-bit precision and
     // one-decimal percentages and add a charset. Route them through our writer instead.

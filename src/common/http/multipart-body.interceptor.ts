@@ -1,6 +1,7 @@
-import { CallHandler, ExecutionContext, HttpException, Injectable, NestInterceptor, type Type } from '@nestjs/common';
-import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { CallHandler, ExecutionContext, HttpException, Injectable, NestInterceptor, RequestMethod, type Type } from '@nestjs/common';
+import { INTERCEPTORS_METADATA, METHOD_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { AnyFilesInterceptor } from '@nestjs/platform-express';
 import type { Request } from 'express';
 import { from, type Observable, switchMap } from 'rxjs';
@@ -29,12 +30,42 @@ const DISCARD_FILES = {
 };
 
 /** Whether a handler takes an uploaded file (@UploadedFile/@UploadedFiles): its route parses its own multipart body. */
-function takesFiles(context: ExecutionContext): boolean {
-  const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), context.getHandler().name) ?? {}) as Record<string, unknown>;
+function takesFiles(controller: Type<unknown>, methodName: string): boolean {
+  const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, methodName) ?? {}) as Record<string, unknown>;
   return Object.keys(args).some((key) => {
     const type = Number(key.split(':')[0]);
     return type === RouteParamtypes.FILE || type === RouteParamtypes.FILES;
   });
+}
+
+/** Methods whose requests carry a body DRF's parsers read (GET, HEAD and OPTIONS bodies are never read). */
+const BODY_METHODS = new Set<RequestMethod>([RequestMethod.POST, RequestMethod.PUT, RequestMethod.PATCH, RequestMethod.DELETE, RequestMethod.ALL]);
+
+/**
+ * Binds the interceptor to every route that reads a request body and takes no file, as `@UseInterceptors`
+ * on each of those handlers would (before their own interceptors), instead of app-wide. A route with no
+ * interceptor at all is run by Nest without rxjs (no Observable, ReplaySubject or subscription per
+ * request): every read now is, which was 5–8 % of an anonymous `/api/` request's profile
+ * (docs/performance.md, "Request pipeline"). Must run before `app.init()`, which builds the route handlers.
+ * Returns how many handlers it bound.
+ */
+export function bindToBodyRoutes(interceptor: MultipartBodyInterceptor, discovery: DiscoveryService, scanner: MetadataScanner): number {
+  let bound = 0;
+  for (const wrapper of discovery.getControllers()) {
+    const instance = wrapper.instance as object | undefined;
+    const controller = wrapper.metatype as Type<unknown> | undefined;
+    if (!instance || !controller) continue;
+    const prototype = Object.getPrototypeOf(instance) as object;
+    for (const methodName of scanner.getAllMethodNames(prototype)) {
+      const handler = (prototype as Record<string, unknown>)[methodName] as object;
+      const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+      if (method === undefined || !BODY_METHODS.has(method) || takesFiles(controller, methodName)) continue;
+      const own = (Reflect.getMetadata(INTERCEPTORS_METADATA, handler) ?? []) as unknown[];
+      Reflect.defineMetadata(INTERCEPTORS_METADATA, [interceptor, ...own], handler);
+      bound++;
+    }
+  }
+  return bound;
 }
 
 /**
@@ -46,7 +77,8 @@ function takesFiles(context: ExecutionContext): boolean {
  * parser and limits (src/modules/translations/upload-limits.ts).
  *
  * An interceptor rather than a middleware, so it runs after the guard: an anonymous or refused multipart
- * write is answered before its body is read; the validation pipe runs after it.
+ * write is answered before its body is read; the validation pipe runs after it. Bound to the write routes
+ * only (bindToBodyRoutes), not app-wide.
  */
 @Injectable()
 export class MultipartBodyInterceptor implements NestInterceptor {
@@ -69,7 +101,7 @@ export class MultipartBodyInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<Request>();
-    if (!request.is('multipart/form-data') || takesFiles(context)) return next.handle();
+    if (!request.is('multipart/form-data')) return next.handle();
     const parsed: CallHandler = {
       handle: () => {
         request.body = formBodyOf(queryDictOf((request.body ?? {}) as Record<string, unknown>));

@@ -61,9 +61,10 @@ export class LinkBuilder {
     readonly formatValue: string | null,
   ) {}
 
-  static forRequest(request: Request, config: Pick<AppConfig, 'siteUrl' | 'linkFormat' | 'production'>): LinkBuilder {
+  /** `query` is the request's parsed query when the caller has it: Express 5 parses it again on every read of request.query. */
+  static forRequest(request: Request, config: Pick<AppConfig, 'siteUrl' | 'linkFormat' | 'production'>, query: Record<string, unknown> = request.query): LinkBuilder {
     const origin = apiOriginOf(request, config);
-    const requested = typeof request.query.format === 'string' ? request.query.format : null;
+    const requested = typeof query.format === 'string' ? query.format : null;
     const formatValue = config.linkFormat === 'always' ? 'api' : requested;
     return new LinkBuilder(origin, config.siteUrl, formatValue);
   }
