@@ -136,8 +136,21 @@ describe('SQL queries per request', () => {
       change: '/api/changes/1/',
       'translation statistics': `/api/translations/${big.project.slug}/${big.component.slug}/cs/statistics/`,
       'component translations': `${component}translations/?page_size=5&page=2`,
+      // A plain units page (UNITS_PAGE_READ), the first and a later one.
+      'translation units': `/api/translations/${big.project.slug}/${big.component.slug}/cs/units/`,
+      'translation units page 3': `/api/translations/${big.project.slug}/${big.component.slug}/cs/units/?page=3&page_size=7`,
     };
-    const expected = { project: 1, component: 1, translation: 1, unit: 1, change: 1, 'translation statistics': 1, 'component translations': 2 };
+    const expected = {
+      project: 1,
+      component: 1,
+      translation: 1,
+      unit: 1,
+      change: 1,
+      'translation statistics': 1,
+      'component translations': 2,
+      'translation units': 1,
+      'translation units page 3': 1,
+    };
     expect(await countAll(routes)).toEqual(expected);
     const token = TEST_ADMIN_TOKEN;
     const counts: Record<string, number> = {};

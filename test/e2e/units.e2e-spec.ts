@@ -90,6 +90,29 @@ describe('units', () => {
       await app.http().get(`${base()}/fr/units/`).expect(404);
     });
 
+    // The plain page is read by the auth guard's statement (UNITS_PAGE_READ, docs/performance.md "Units pages
+    // read with the access statement"): the guard's answers come first, whatever the query says.
+    it('answers a bad token and a bad page as before the page is read with the access statement', async () => {
+      const bad = authHeader('not-a-token');
+      for (const query of ['', '?page=2&page_size=3', '?page=abc', '?page=99', '?page=last', '?q=is:translated']) {
+        await app.http().get(`${base()}/cs/units/${query}`).set(...bad).expect(401, { detail: 'Invalid token.' });
+      }
+      await app.http().get(`${base()}/cs/units/?page=abc`).expect(404, { detail: 'Invalid page.' });
+      await app.http().get(`${base()}/cs/units/?page=0`).set(...admin).expect(404, { detail: 'Invalid page.' });
+      await app.http().get(`${base()}/cs/units/?page=4&page_size=3`).set(...admin).expect(404, { detail: 'Invalid page.' });
+      await app.http().get(`${base()}/fr/units/?page=2`).set(...admin).expect(404, { detail: 'Not found.' });
+      const all = await app.http().get(`${base()}/cs/units/?page_size=1000`).set(...admin).expect(200);
+      const last = await app.http().get(`${base()}/cs/units/?page=last&page_size=3`).set(...admin).expect(200);
+      const second = await app.http().get(`${base()}/cs/units/?page=2&page_size=3`).set(...admin).expect(200);
+      expect(second.body.results).toEqual(all.body.results.slice(3, 6));
+      expect(last.body.results).toEqual(all.body.results.slice(6));
+      expect(Object.keys(second.body)).toEqual(['count', 'next', 'previous', 'results']);
+      expect(second.body.previous).toBe(`${origin}${base()}/cs/units/?format=api&page_size=3`);
+      // The version tag of a page read by the guard names the same rows as before: 304 for the current tag.
+      const tagged = await app.http().get(`${base()}/cs/units/?page=2&page_size=3`).set('If-None-Match', second.headers.etag).expect(304);
+      expect(tagged.headers.etag).toBe(second.headers.etag);
+    });
+
     it('filters with q and rejects what it cannot parse', async () => {
       const translated = await app.http().get(`${base()}/cs/units/?q=is:translated`).expect(200);
       expect(translated.body.count).toBe(4);

@@ -19,9 +19,18 @@ export interface DetailRead {
   /**
    * A SELECT of at most one row; its parameters are `$first`, `$first + 1`, … in the path's order. The row
    * reaches the handler through `to_json`, so columns whose JSON differs from what pg would answer (bigint,
-   * timestamptz) must be selected as `::text`.
+   * timestamptz) must be selected as `::text`. Parameters taken from the query string (`queryParams`) follow
+   * the path's.
    */
   sql(first: number): string;
+  /**
+   * For a read that also depends on the query string (a units page's position range): its parameters, from
+   * the request's parsed query, or null when this request is not one the SELECT answers (a search, an
+   * unusual page); the handler then reads it its own way, after the guard's usual statement. It must not
+   * throw: the guard's rules (401 for a bad token, 404 for a hidden object) come before any answer about
+   * the query, so a query the route would refuse is left to the handler.
+   */
+  queryParams?(query: Record<string, unknown>): unknown[] | null;
 }
 
 export const DETAIL_READ_KEY = 'glossa:detailRead';

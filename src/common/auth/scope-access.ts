@@ -193,8 +193,11 @@ export async function resolveRequestAccess(
   if (authenticated || scope !== null) {
     const params: unknown[] = authenticated ? [tokenHash] : [];
     if (scope !== null) params.push(...scope.params);
+    // A read that the query string rules out (a search, say) is left to the handler: the plain statement.
+    const queryParams = detail !== null && scope?.kind === detail.kind ? detailQueryParams(detail, ctx.query) : [];
+    if (queryParams !== null) params.push(...queryParams);
     const ticket = cache?.beginFill();
-    [row] = await requestAccessStatement(scope?.kind ?? null, authenticated, detail).run(dataSource, params);
+    [row] = await requestAccessStatement(scope?.kind ?? null, authenticated, queryParams === null ? null : detail).run(dataSource, params);
     const entry = cacheable ? cacheEntryOf(row) : undefined;
     if (entry !== undefined) cache!.store(ticket!, tokenHash!, entry);
   }
@@ -215,6 +218,20 @@ export async function resolveRequestAccess(
   ctx.access = new AccessGrant(caller, new Set(row.permissions ?? []));
   // Only now, with every check passed, may the handler see the body row (read-with-access.ts).
   if (row.detail !== undefined && row.detail !== null) ctx.prefetched = row.detail;
+}
+
+/**
+ * The query-string parameters of a read-with-access SELECT ([] when it takes none), or null when this request
+ * is left to its handler. A throwing `queryParams` is treated as null: the handler will answer for the query
+ * after the guard's own checks (read-with-access.ts).
+ */
+function detailQueryParams(detail: DetailRead, query: Record<string, unknown>): unknown[] | null {
+  if (detail.queryParams === undefined) return [];
+  try {
+    return detail.queryParams(query);
+  } catch {
+    return null;
+  }
 }
 
 /** A user's notification settings: owner or admin only; others get 404 so users cannot be enumerated (GHSA-3pmh-24wp-xpf4). */

@@ -1,14 +1,15 @@
 import { UNIT_SEARCH_DESCRIPTION } from './search/search-description';
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ReadWithAccess } from '../../common/auth/read-with-access';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiPaginatedResponse, ApiPagingQuery } from '../../common/openapi/api-paginated-response';
 import { listEnvelope, ListEnvelope } from '../../common/pagination/list-envelope';
 import { parsePageRequest } from '../../common/pagination/page-params';
 import { NewMonolingualUnitBody } from './dto/unit-bodies';
 import { UnitAddService } from './unit-add.service';
-import { toUnitResponse, UnitResponse } from './unit.response';
-import { UnitsReadService } from './units-read.service';
+import { toUnitResponse, toUnitResponses, UnitResponse } from './unit.response';
+import { UNITS_PAGE_READ, UnitsReadService } from './units-read.service';
 
 /** The units of one translation (weblate-api.md §5.8): list and add a string. */
 @ApiTags('units')
@@ -25,16 +26,17 @@ export class TranslationUnitsController {
   @ApiPagingQuery()
   @ApiQuery({ name: 'q', required: false, description: UNIT_SEARCH_DESCRIPTION })
   @ApiPaginatedResponse(UnitResponse)
+  @ReadWithAccess(UNITS_PAGE_READ)
   async list(
     @Ctx() ctx: RequestContext,
     @Param('project') project: string,
     @Param('component') component: string,
     @Param('language') language: string,
   ): Promise<ListEnvelope<UnitResponse>> {
-    const { page, count, rows, versions } = await this.units.listForTranslation(project, component, language, ctx.query, parsePageRequest(ctx.query));
+    const { page, count, rows, versions } = await this.units.listForTranslation(project, component, language, ctx.query, parsePageRequest(ctx.query), ctx.prefetched);
     // 304 before the page is mapped and written when the client holds the current tag (issue 5).
     if (versions) ctx.useVersionTag(versions);
-    return listEnvelope(ctx, page, count, rows.map((row) => toUnitResponse(row, ctx.links)));
+    return listEnvelope(ctx, page, count, toUnitResponses(rows, ctx.links));
   }
 
   /** Weblate answers 200 (not 201) with the new unit (weblate-api.md §10.1). */

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { hashToChecksum } from '../../common/hashing/weblate-hash';
 import type { LinkBuilder } from '../../common/links/link-builder';
-import { pathOf } from '../../common/links/link-builder';
+import { encodeSegment, pathOf } from '../../common/links/link-builder';
 import { formatTimestamp } from '../../common/serialization/timestamp';
 import { PLURAL_SEPARATOR } from '../../common/text/word-count';
 
@@ -146,12 +146,62 @@ export function targetPlurals(source: string, target: string, pluralNumber: numb
   return fitPluralForms(forms, pluralNumber);
 }
 
-export function toUnitResponse(row: UnitRow, links: LinkBuilder): UnitResponse {
+/**
+ * The links of a page's units, from pieces built once per response (docs/performance.md, "Units pages read
+ * with the access statement"): a 50-unit page has 150 API links and 50 web links, and each was encoded
+ * segment by segment and joined, although all the units of a page but `/api/units/` belong to one
+ * translation. The links are byte for byte those of LinkBuilder.api/web over pathOf (link-builder.ts).
+ */
+export class UnitLinks {
+  /** `${origin}/api/units/`, and what follows a unit's id: `/` and the `format` parameter, if any. */
+  private readonly unitPrefix: string;
+  private readonly unitSuffix: string;
+  /** The translation of the previous row and its two links (a page's rows share it, but for `/api/units/`). */
+  private project: string | null = null;
+  private component = '';
+  private language = '';
+  private translationUrl = '';
+  private webPrefix = '';
+
+  constructor(private readonly links: LinkBuilder) {
+    // links.api(path) is the origin, the path, then the `format` parameter (link-builder.ts).
+    this.unitPrefix = `${links.origin}/api/units/`;
+    this.unitSuffix = `/${links.api('').slice(links.origin.length)}`;
+  }
+
+  unit(id: string): string {
+    return this.unitPrefix + encodeSegment(id) + this.unitSuffix;
+  }
+
+  /** The API link of the row's translation. */
+  translation(row: UnitRow): string {
+    this.select(row);
+    return this.translationUrl;
+  }
+
+  /** The row's web link, addressed by the checksum of its id_hash (weblate-api.md §9.1). */
+  web(row: UnitRow, idHash: bigint): string {
+    this.select(row);
+    return `${this.webPrefix}?checksum=${hashToChecksum(idHash)}`;
+  }
+
+  private select(row: UnitRow): void {
+    if (this.project === row.project_slug && this.component === row.component_slug && this.language === row.language_code) return;
+    this.project = row.project_slug;
+    this.component = row.component_slug;
+    this.language = row.language_code;
+    this.translationUrl = this.links.api(pathOf('api', 'translations', row.project_slug, row.component_slug, row.language_code));
+    this.webPrefix = this.links.web(pathOf('translate', row.project_slug, row.component_slug, row.language_code));
+  }
+}
+
+export function toUnitResponse(row: UnitRow, links: LinkBuilder | UnitLinks): UnitResponse {
+  const unitLinks = links instanceof UnitLinks ? links : new UnitLinks(links);
   const idHash = BigInt(row.id_hash);
   const state = row.state;
   return {
     id: Number(row.id),
-    translation: links.api(pathOf('api', 'translations', row.project_slug, row.component_slug, row.language_code)),
+    translation: unitLinks.translation(row),
     source: splitPlurals(row.source),
     previous_source: row.previous_source,
     target: targetPlurals(row.source, row.target, Number(row.plural_number)),
@@ -176,10 +226,16 @@ export function toUnitResponse(row: UnitRow, links: LinkBuilder): UnitResponse {
     has_failing_check: row.has_failing_check,
     num_words: row.num_words,
     // Source units are their own source unit (§6.5).
-    source_unit: links.api(pathOf('api', 'units', row.source_unit_id ?? row.id)),
+    source_unit: unitLinks.unit(row.source_unit_id ?? row.id),
     priority: row.priority,
-    web_url: `${links.web(pathOf('translate', row.project_slug, row.component_slug, row.language_code))}?checksum=${hashToChecksum(idHash)}`,
-    url: links.api(pathOf('api', 'units', row.id)),
+    web_url: unitLinks.web(row, idHash),
+    url: unitLinks.unit(row.id),
     timestamp: formatTimestamp(row.timestamp)!,
   };
+}
+
+/** A page of units, sharing one UnitLinks. */
+export function toUnitResponses(rows: readonly UnitRow[], links: LinkBuilder): UnitResponse[] {
+  const unitLinks = new UnitLinks(links);
+  return rows.map((row) => toUnitResponse(row, unitLinks));
 }

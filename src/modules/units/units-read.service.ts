@@ -6,7 +6,7 @@ import type { DetailRead } from '../../common/auth/read-with-access';
 import { notFound } from '../../common/http/api-errors';
 import type { ApiCaller } from '../../common/http/request-context';
 import { PreparedStatement } from '../../database/prepared-statement';
-import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
+import { PageRequest, parsePageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { TranslationLookup } from '../translations/translation-lookup.service';
 import { compileRequestSearch, runSearch, type CompiledSearch } from './unit-query';
 import { UNIT_COLUMNS, UNIT_PAGE_SELECT, UNIT_SELECT, UNIT_TEXT_COLUMNS, UnitRow } from './unit.response';
@@ -48,6 +48,43 @@ const POSITION_RANGE = new PreparedStatement<PositionRangeRow>(
     ORDER BY u.position, u.id`,
 );
 
+/**
+ * The plain units page read by the auth guard's statement (read-with-access.ts; docs/performance.md, "Units
+ * pages read with the access statement"): the translation's stored total, its highest position, its plural
+ * and the units of the page's position range as one JSON array, with the path's slugs as `$n..$n+2` and the
+ * range as `$n+3`, `$n+4` (from `page`/`page_size`). Only a plain page is read so: a search (`q`) or
+ * `page=last` (which needs the total first) is left to listForTranslation's other paths, and so is anything
+ * parsePageRequest would refuse, which the handler then answers with its 404 after the guard's checks.
+ * The rows are POSITION_RANGE's, selected as text where `to_json` would change pg's answer (bigints,
+ * timestamptz), and the dense-positions check runs on them as on POSITION_RANGE's (positionPage).
+ */
+export const UNITS_PAGE_READ: DetailRead = {
+  kind: 'translation',
+  sql: (n) => `SELECT t.total AS translation_total, (SELECT max(position) FROM units WHERE translation_id = t.id) AS last_position,
+                      COALESCE(t.plural_number, l.plural_number) AS plural_number,
+                      (SELECT json_agg(r ORDER BY r.position, r.id::bigint)
+                         FROM (SELECT ${UNIT_TEXT_COLUMNS}, u.xmin::text AS row_version
+                                 FROM units u WHERE u.translation_id = t.id AND u.position BETWEEN $${n + 3} AND $${n + 4}) r) AS units
+                 FROM translations t JOIN components c ON c.id = t.component_id JOIN projects p ON p.id = c.project_id
+                 JOIN languages l ON l.id = t.language_id
+                WHERE p.slug = $${n} AND c.slug = $${n + 1} AND l.code = $${n + 2}`,
+  queryParams: (query) => {
+    if (query.q !== undefined && query.q !== '') return null;
+    const request = parsePageRequest(query);
+    if (request.page === 'last') return null;
+    const offset = (request.page - 1) * request.size;
+    return [offset + 1, offset + request.size];
+  },
+};
+
+/** The row UNITS_PAGE_READ answers (through `to_json`): `units` is null when the range holds none. */
+interface PrefetchedUnitsPage {
+  translation_total: number;
+  last_position: number | null;
+  plural_number: number;
+  units: Array<UnitRow & { row_version: string }> | null;
+}
+
 // The unit detail, a named statement like the page (docs/performance.md, "Read floor"); visibility is the
 // auth guard's (the path names the unit).
 const UNIT_DETAIL = new PreparedStatement<UnitRow>(`${UNIT_SELECT} WHERE u.id = $1`);
@@ -62,6 +99,34 @@ export const UNIT_DETAIL_READ: DetailRead = {
   sql: (n) => `${UNIT_SELECT.replace(UNIT_COLUMNS, UNIT_TEXT_COLUMNS)} WHERE u.id = $${n}`,
 };
 
+type VersionedUnitRow = UnitRow & { row_version: string | null };
+
+/** The guard's page as UnitRows: the slugs are the path's (as POSITION_RANGE selects them), the plural the translation's. */
+function prefetchedRows(page: PrefetchedUnitsPage, projectSlug: string, componentSlug: string, languageCode: string): VersionedUnitRow[] {
+  const rows = page.units ?? [];
+  for (const row of rows) {
+    row.project_slug = projectSlug;
+    row.component_slug = componentSlug;
+    row.language_code = languageCode;
+    row.plural_number = page.plural_number;
+  }
+  return rows;
+}
+
+/**
+ * The page from the rows of its position range, or null when the numbering is not dense (positionPage): the
+ * largest position must equal the stored total and the rows must be exactly the range's positions.
+ */
+function densePage(pageRequest: PageRequest, rows: VersionedUnitRow[], total: number, lastPosition: number | null): UnitPage | null {
+  const resolved = resolvePage(pageRequest, total);
+  const expected = Math.max(0, Math.min(resolved.size, total - resolved.offset));
+  const dense = rows.length > 0 && lastPosition === total && rows.length === expected && rows.every((row, index) => row.position === resolved.offset + 1 + index);
+  if (!dense) return null;
+  // Every wire field of a unit comes from its row and the translation's plural (targets are fitted to it),
+  // so the row versions, the plural and the count name the page.
+  return { page: resolved, count: total, rows, versions: [total, rows[0].plural_number, ...rows.map((row) => `${row.id}:${row.row_version}`)] };
+}
+
 /** Unit reads: every list is one count and one joined page query, whatever the page size (no N+1). */
 @Injectable()
 export class UnitsReadService {
@@ -75,10 +140,23 @@ export class UnitsReadService {
    * Units of one translation, ordered by position (api-spec.md: `results` is ordered by position 1..count;
    * Weblate orders by id, which agrees for imported files).
    */
-  async listForTranslation(projectSlug: string, componentSlug: string, languageCode: string, query: Record<string, unknown>, pageRequest: PageRequest): Promise<UnitPage> {
+  async listForTranslation(
+    projectSlug: string,
+    componentSlug: string,
+    languageCode: string,
+    query: Record<string, unknown>,
+    pageRequest: PageRequest,
+    prefetched?: unknown,
+  ): Promise<UnitPage> {
     const q = query.q;
     if (pageRequest.page !== 'last' && (q === undefined || q === '')) {
-      const fast = await this.positionPage(projectSlug, componentSlug, languageCode, pageRequest);
+      // The guard read the page (UNITS_PAGE_READ) only for a plain page, which this is; when the numbering
+      // is not dense, the general path below answers, as after POSITION_RANGE.
+      const read = prefetched as PrefetchedUnitsPage | undefined;
+      const fast =
+        read !== undefined
+          ? densePage(pageRequest, prefetchedRows(read, projectSlug, componentSlug, languageCode), read.translation_total, read.last_position)
+          : await this.positionPage(projectSlug, componentSlug, languageCode, pageRequest);
       if (fast !== null) return fast;
     }
     const translation = await this.lookup.translation(projectSlug, componentSlug, languageCode);
@@ -103,16 +181,8 @@ export class UnitsReadService {
     const offset = (page - 1) * pageRequest.size;
     const found = await POSITION_RANGE.run(this.dataSource, [projectSlug, componentSlug, languageCode, offset + 1, offset + pageRequest.size]);
     if (found.length === 0) throw notFound();
-    const total = found[0].translation_total;
-    const resolved = resolvePage(pageRequest, total);
     // The extra columns are not wire fields: toUnitResponse lists the fields it writes.
-    const rows = found[0].id === null ? [] : found;
-    const expected = Math.max(0, Math.min(resolved.size, total - resolved.offset));
-    const dense = rows.length > 0 && found[0].last_position === total && rows.length === expected && rows.every((row, index) => row.position === resolved.offset + 1 + index);
-    if (!dense) return null;
-    // Every wire field of a unit comes from its row and the translation's plural (targets are fitted to it),
-    // so the row versions, the plural and the count name the page.
-    return { page: resolved, count: total, rows, versions: [total, rows[0].plural_number, ...rows.map((row) => `${row.id}:${row.row_version}`)] };
+    return densePage(pageRequest, found[0].id === null ? [] : found, found[0].translation_total, found[0].last_position);
   }
 
   /** `/api/units/`: every unit ordered by id (weblate-api.md §5.9), LargePagination. */

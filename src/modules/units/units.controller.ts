@@ -11,7 +11,7 @@ import { listEnvelope, ListEnvelope } from '../../common/pagination/list-envelop
 import { LARGE_PAGINATION, parsePageRequest } from '../../common/pagination/page-params';
 import { UnitWriteBody } from './dto/unit-bodies';
 import { UnitEditService, type UnitWriteOutcome } from './unit-edit.service';
-import { toUnitResponse, UnitResponse, UnitWriteResponse } from './unit.response';
+import { toUnitResponse, toUnitResponses, UnitResponse, UnitWriteResponse } from './unit.response';
 import { UNIT_DETAIL_READ, UnitsReadService } from './units-read.service';
 
 /**
@@ -52,7 +52,7 @@ export class UnitsController {
   @ApiPaginatedResponse(UnitResponse)
   async list(@Ctx() ctx: RequestContext): Promise<ListEnvelope<UnitResponse>> {
     const { page, count, rows } = await this.units.listAll(ctx.query, parsePageRequest(ctx.query, LARGE_PAGINATION), ctx.caller);
-    return listEnvelope(ctx, page, count, rows.map((row) => toUnitResponse(row, ctx.links)));
+    return listEnvelope(ctx, page, count, toUnitResponses(rows, ctx.links));
   }
 
   @Get(':id')
