@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { ConfigError, loadConfig } from './config/app-config';
 import { createGlossaApp } from './bootstrap/create-app';
+import { isFirstStartChild, prepareFirstStart } from './bootstrap/first-start';
 import { startAdminChannel } from './cli/admin-channel';
 
 async function main(): Promise<void> {
@@ -15,7 +16,13 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // A fresh embedded data directory is prepared by a short-lived child running this same file (first-start.ts).
+  await prepareFirstStart(config, process.argv[1]);
   const glossa = await createGlossaApp(config);
+  if (isFirstStartChild()) {
+    await glossa.close();
+    process.exit(0);
+  }
   await glossa.app.listen(config.port, config.host);
   const logger = new Logger('Glossa');
   const database = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;

@@ -62,6 +62,16 @@ async function initializeDataDirectory(pgliteDir: string): Promise<void> {
   }
 }
 
+/** Where PGlite keeps its files under DATA_DIR. */
+function pgliteDirectory(dataDir: string): string {
+  return path.join(dataDir, 'pglite');
+}
+
+/** Whether `dataDir` already holds an initialised embedded database (src/bootstrap/first-start.ts). */
+export function embeddedDataDirectoryExists(dataDir: string): boolean {
+  return fs.existsSync(path.join(pgliteDirectory(dataDir), 'PG_VERSION'));
+}
+
 /**
  * Starts PGlite on `dataDir` (or in memory for "memory://") and exposes it on a random loopback port.
  * `poolSize` is the client pool that will connect; the socket allows one more so a client replaced
@@ -77,7 +87,7 @@ export async function startEmbeddedDatabase(dataDir: string, poolSize: number): 
   try {
     // pg_trgm (bundled with PGlite) lets the substring searches of `q` use the units' trigram indexes, as on
     // PostgreSQL (migration UnitTrigramIndexes; issue 13 item 5).
-    const pgliteDir = inMemory ? 'memory://' : path.join(dataDir, 'pglite');
+    const pgliteDir = inMemory ? 'memory://' : pgliteDirectory(dataDir);
     if (!inMemory) await initializeDataDirectory(pgliteDir);
     const db = await PGlite.create(pgliteDir, { extensions: { pg_trgm }, startParams: EMBEDDED_START_PARAMS });
     const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: poolSize + 1 });

@@ -1,0 +1,56 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { AppConfig } from '../config/app-config';
+import { FIRST_START_CHILD_ENV, isFirstStartChild, prepareFirstStart } from './first-start';
+
+// The child is a real process; the entry here is a small script standing in for dist/main.js, which the
+// embedded-start e2e suite runs for real (first start, lock owner, demo data at once).
+
+describe('prepareFirstStart', () => {
+  let dir: string;
+  const config = (overrides: Partial<AppConfig> = {}): AppConfig => ({ databaseUrl: undefined, dataDir: path.join(dir, 'data'), ...overrides }) as AppConfig;
+  /** A stand-in entry that records the variable it was started with, then exits with `code`. */
+  const entry = (code: number): string => {
+    const file = path.join(dir, `entry-${code}.cjs`);
+    writeFileSync(file, `require('fs').writeFileSync(${JSON.stringify(path.join(dir, 'ran'))}, String(process.env.${FIRST_START_CHILD_ENV})); process.exit(${code});`);
+    return file;
+  };
+  const ran = (): string | null => {
+    try {
+      return readFileSync(path.join(dir, 'ran'), 'utf8');
+    } catch {
+      return null;
+    }
+  };
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'glossa-first-start-'));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+    delete process.env[FIRST_START_CHILD_ENV];
+  });
+
+  it('runs the entry in a child marked as the first-start child on a fresh embedded DATA_DIR', async () => {
+    await prepareFirstStart(config(), entry(0));
+    expect(ran()).toBe('1');
+  });
+
+  it('names the data directory and the exit code when the child fails', async () => {
+    await expect(prepareFirstStart(config(), entry(3))).rejects.toThrow(
+      `The first start (creating the embedded database in ${path.join(dir, 'data')}) failed with exit code 3; see the messages above.`,
+    );
+  });
+
+  it('starts no child on PostgreSQL, on an initialised directory, or inside the child itself', async () => {
+    await prepareFirstStart(config({ databaseUrl: 'postgres://127.0.0.1/x' }), entry(0));
+    mkdirSync(path.join(dir, 'ready', 'pglite'), { recursive: true });
+    writeFileSync(path.join(dir, 'ready', 'pglite', 'PG_VERSION'), '17\n');
+    await prepareFirstStart(config({ dataDir: path.join(dir, 'ready') }), entry(0));
+    process.env[FIRST_START_CHILD_ENV] = '1';
+    expect(isFirstStartChild()).toBe(true);
+    await prepareFirstStart(config(), entry(0));
+    expect(ran()).toBeNull();
+  });
+});

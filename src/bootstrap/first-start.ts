@@ -1,0 +1,38 @@
+import { spawn } from 'node:child_process';
+import type { AppConfig } from '../config/app-config';
+import { embeddedDataDirectoryExists } from '../database/embedded-database';
+
+/** Set in the environment of the child that prepares a fresh embedded data directory (and only there). */
+export const FIRST_START_CHILD_ENV = 'GLOSSA_FIRST_START_CHILD';
+
+/** True in the short-lived child started by {@link prepareFirstStart}: build everything, then exit. */
+export function isFirstStartChild(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env[FIRST_START_CHILD_ENV] === '1';
+}
+
+/**
+ * The first start of the embedded default runs in a short-lived child process of the server (issue 15
+ * item 3, docs/performance.md "Footprint"). PGlite runs PostgreSQL in WebAssembly inside the process, and a
+ * WebAssembly memory never shrinks; glibc keeps what V8's compilers and the import freed. The first start's
+ * work (initdb, every migration, the language table, the demo import) left the server 30–45 MB above a later
+ * start for its whole life, over the 300 MB a laptop demo may hold. The child does exactly what the server
+ * does on start (same code, same flags, so nothing first-start-only can drift) and exits; its memory goes
+ * back to the system, and this process then opens an initialised directory like any later start (the
+ * start-up tasks find the migrations, languages and demo in place).
+ *
+ * Only the embedded database: on PostgreSQL the server holds no database memory. A directory that exists
+ * but was left half-prepared (the child killed) is finished in-process by the normal start, as before.
+ */
+export async function prepareFirstStart(config: AppConfig, entry: string): Promise<void> {
+  if (config.databaseUrl || isFirstStartChild() || embeddedDataDirectoryExists(config.dataDir)) return;
+  const code = await new Promise<number | null>((resolve, reject) => {
+    // The child's log lines (migrations, "Demo project imported") are the first start's: shown as they are.
+    const child = spawn(process.execPath, [...process.execArgv, entry], {
+      env: { ...process.env, [FIRST_START_CHILD_ENV]: '1' },
+      stdio: 'inherit',
+    });
+    child.on('error', reject);
+    child.on('exit', (exitCode, signal) => resolve(signal ? 128 : exitCode));
+  });
+  if (code !== 0) throw new Error(`The first start (creating the embedded database in ${config.dataDir}) failed with exit code ${code}; see the messages above.`);
+}
