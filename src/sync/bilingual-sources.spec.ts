@@ -41,3 +41,51 @@ describe('bilingualSourceStrings', () => {
     expect(strings.map(({ source }) => source)).toEqual(['Bye', 'Only in POT', 'Hello', 'File']);
   });
 });
+
+describe('bilingualSourceStrings, reading ahead', () => {
+  const many = ['a', 'b', 'c', 'd'].map((name) => ({ isSource: false, filename: `${name}.po`, units: [entry('', name)] }));
+
+  it('parses one file at a time in file order, the next while the current one is collected', async () => {
+    const order: string[] = [];
+    let running = 0;
+    let most = 0;
+    const strings = await bilingualSourceStrings(many, 'en', {
+      newBase: null,
+      read: async (file) => Buffer.from(file.filename),
+      parse: async (_content, file) => {
+        running += 1;
+        most = Math.max(most, running);
+        order.push(file!.filename);
+        await new Promise((resolve) => setImmediate(resolve));
+        running -= 1;
+        return file!.units;
+      },
+      skippable: () => false,
+    });
+    expect(order).toEqual(['a.po', 'b.po', 'c.po', 'd.po']);
+    expect(most).toBe(1);
+    expect(strings.map(({ source }) => source)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('throws a failure that is not the file’s own, in its turn, with no unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const failure = bilingualSourceStrings(many, 'en', {
+        newBase: null,
+        read: async (file) => Buffer.from(file.filename),
+        parse: async (_content, file) => {
+          if (file!.filename === 'c.po') throw new Error('worker died');
+          return file!.units;
+        },
+        skippable: (error) => error instanceof FormatParseError,
+      });
+      await expect(failure).rejects.toThrow('worker died');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});

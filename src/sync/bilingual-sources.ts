@@ -4,7 +4,8 @@ import { bilingualStrings, type TemplateString } from './unit-drafts';
 // The source strings of a bilingual component (formats.md §2.1, §2.4): Weblate's source translation of a
 // PO/XLIFF/TS component holds every (source, context) pair its translation files have, first seen first;
 // `new_base` (e.g. a POT) comes first when the component names one. Files are read one at a time and only
-// the strings are kept, so a component's files are never all in memory at once. A file that cannot be read
+// the strings are kept, so a component's files are never all in memory at once (two at most: the next one is
+// parsed while the strings of the current one are collected). A file that cannot be read
 // or parsed adds nothing here; the pass that imports it reports it.
 
 export interface BilingualFile {
@@ -32,14 +33,33 @@ export async function bilingualSourceStrings<F extends BilingualFile>(files: rea
       strings.push({ ...string, position: strings.length + 1 });
     }
   };
-  if (readers.newBase) collect(await readers.parse(await readers.newBase(), null));
-  for (const file of files) {
-    if (file.isSource) continue;
-    try {
-      collect(await readers.parse(await readers.read(file), file));
-    } catch (error) {
+  // The next file is read and parsed (in the parse worker) while this one's strings are hashed and collected
+  // on the main thread (issue 11: the two took turns before). Parses still run one after another, in file
+  // order, and at most two files' units are in memory.
+  const translationFiles = files.filter((file) => !file.isSource);
+  const load = (index: number): Promise<StoreUnit[] | null> | null => {
+    if (index >= translationFiles.length) return null;
+    const file = translationFiles[index];
+    const loading = readers.read(file).then((content) => readers.parse(content, file)).catch((error: unknown) => {
       if (!readers.skippable(error)) throw error;
-    }
+      return null;
+    });
+    // Marked as handled: a failure is awaited (and thrown) in its turn, after the files before it.
+    loading.catch(() => undefined);
+    return loading;
+  };
+  let next: Promise<StoreUnit[] | null> | null;
+  if (readers.newBase) {
+    const units = await readers.parse(await readers.newBase(), null);
+    next = load(0);
+    collect(units);
+  } else {
+    next = load(0);
+  }
+  for (let index = 0; next; index += 1) {
+    const units = await next;
+    next = load(index + 1);
+    if (units) collect(units);
   }
   return strings;
 }

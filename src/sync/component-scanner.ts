@@ -104,6 +104,15 @@ interface ScanSetup {
   templateContent: Buffer | null;
 }
 
+/** A translation file read ahead of its turn: null drafts when its revision is the stored one. */
+interface PreparedFile {
+  revision: string;
+  drafts: UnitDraft[] | null;
+  plural?: PluralDeclaration;
+  /** Warnings of its parse (duplicates), logged in its turn so the log keeps file order. */
+  warnings: string[];
+}
+
 @Injectable()
 export class ComponentScanner {
   private readonly logger = new Logger(ComponentScanner.name);
@@ -143,19 +152,27 @@ export class ComponentScanner {
     let rescanned = 0;
     const source: SourceTranslation = { id: existing.get(component.sourceLanguageId)?.id ?? null, unitIds: null };
     const keptIds: number[] = [];
+    // The next file is read and parsed (worker) and its drafts built while this one is stored (database):
+    // issue 11, the two took turns before. One file ahead at most; its warnings wait for its turn.
+    let next = this.prepareAhead(setup, repository, files, 0, existing, options.force === true, duplicates);
     for (const [index, file] of files.entries()) {
       const known = existing.get(file.language.id);
+      // Never null here: prepareAhead gives null only past the last file.
+      const current = next!;
       try {
-        const read = await this.readFile(setup, repository, file);
-        if (known && known.revision === read.revision && !options.force && !(file.isSource && !setup.monolingual)) {
-          keptIds.push(known.id);
+        const prepared = await current;
+        next = this.prepareAhead(setup, repository, files, index + 1, existing, options.force === true, duplicates);
+        for (const line of prepared.warnings) warn(line);
+        if (prepared.drafts === null) {
+          keptIds.push(known!.id);
         } else {
-          const { drafts, plural } = await this.drafts(setup, file, read.content, warn, duplicates);
-          keptIds.push(await this.syncTranslation(component, file, read.revision, drafts, source, plural));
+          keptIds.push(await this.syncTranslation(component, file, prepared.revision, prepared.drafts, source, prepared.plural));
           rescanned += 1;
         }
       } catch (error) {
         if (!(error instanceof SkippedFileError)) throw error;
+        // The file could not be read or parsed: the next one was not started yet.
+        if (next === current) next = this.prepareAhead(setup, repository, files, index + 1, existing, options.force === true, duplicates);
         // The translation keeps what it had (Weblate keeps the last good state of a file it cannot parse).
         warn(error.message);
         failures.push(error.failure ?? { filename: file.filename, line: null, error: error.message });
@@ -182,6 +199,27 @@ export class ComponentScanner {
     if (rescanned > 0) await this.dataSource.transaction((manager) => refreshComponentSourceChecks(manager, component.id));
     await onProgress(99, warnings.slice(logged));
     return { translations: keptIds.length, units, rescanned, warnings };
+  }
+
+  /**
+   * Reads files[index] and, unless its revision is the stored one, builds its drafts; null past the end. The
+   * warnings are kept for the file's turn; a failure (e.g. SkippedFileError) is marked as handled here and
+   * thrown when the scan awaits it, in file order.
+   */
+  private prepareAhead(setup: ScanSetup, repository: GitRepository, files: readonly TranslationFile[], index: number, existing: Map<number, { id: number; revision: string }>, force: boolean, duplicates: DuplicateFindings): Promise<PreparedFile> | null {
+    if (index >= files.length) return null;
+    const file = files[index];
+    const prepare = async (): Promise<PreparedFile> => {
+      const warnings: string[] = [];
+      const read = await this.readFile(setup, repository, file);
+      const known = existing.get(file.language.id);
+      if (known && known.revision === read.revision && !force && !(file.isSource && !setup.monolingual)) return { revision: read.revision, drafts: null, warnings };
+      const { drafts, plural } = await this.drafts(setup, file, read.content, (line) => warnings.push(line), duplicates);
+      return { revision: read.revision, drafts, plural, warnings };
+    };
+    const prepared = prepare();
+    prepared.catch(() => undefined);
+    return prepared;
   }
 
   private formatOf(component: Component): FileFormat {

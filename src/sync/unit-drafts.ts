@@ -1,4 +1,4 @@
-import { calculateHash } from '../common/hashing/weblate-hash';
+import { calculateHashText } from '../common/hashing/weblate-hash';
 import { countWords } from '../common/text/word-count';
 import { PLURAL_SEPARATOR, type StoreUnit } from '../formats/store';
 
@@ -90,12 +90,12 @@ function templateText(unit: StoreUnit): string {
   return joinForms(hasText(unit.target) || unit.source.length === 0 ? unit.target : unit.source);
 }
 
-function sourceString(unit: StoreUnit, source: string, idHash: string, sourceLanguageCode: string): TemplateString {
+function sourceString(unit: StoreUnit, source: string, idHash: string, contentHash: string, sourceLanguageCode: string): TemplateString {
   return {
     context: unit.context,
     source,
     idHash,
-    contentHash: calculateHash(source, unit.context).toString(),
+    contentHash,
     position: unit.position,
     numWords: countWords(source, sourceLanguageCode),
     numChars: codePointLength(source),
@@ -115,7 +115,7 @@ export function templateStrings(units: readonly StoreUnit[], sourceLanguageCode:
   return units.map((unit) => {
     const middle = intermediate?.get(unit.context);
     const source = middle && hasText(middle.target) ? joinForms(middle.target) : templateText(unit);
-    return sourceString(unit, source, calculateHash(unit.context).toString(), sourceLanguageCode);
+    return sourceString(unit, source, calculateHashText(unit.context), calculateHashText(source, unit.context), sourceLanguageCode);
   });
 }
 
@@ -123,7 +123,9 @@ export function templateStrings(units: readonly StoreUnit[], sourceLanguageCode:
 export function bilingualStrings(units: readonly StoreUnit[], sourceLanguageCode: string): TemplateString[] {
   return units.map((unit) => {
     const source = joinForms(unit.source.length > 0 ? unit.source : unit.target);
-    return sourceString(unit, source, calculateHash(source, unit.context).toString(), sourceLanguageCode);
+    // A bilingual unit's id_hash and content_hash are the same hash of source + context (§9.2, §9.3).
+    const hash = calculateHashText(source, unit.context);
+    return sourceString(unit, source, hash, hash, sourceLanguageCode);
   });
 }
 
