@@ -17,15 +17,11 @@ function fails(q: string): string {
   throw new Error(`compiled: ${q}`);
 }
 
-/**
- * What a source/context condition over `sx` compiles to (search-fields.ts unitsWithOwnOrSourceText), whitespace
- * collapsed: the condition over `u` for the units with their own text, `extra` (over `u`), and the dependents
- * of the source units that meet it over `sx`.
- */
+/** What a source/context condition over `sx` compiles to (search-fields.ts unitsWithOwnOrSourceText), whitespace collapsed. */
 const throughSource = (condition: string, extra?: string): string =>
-  `(((u.source_unit_id IS NULL OR u.source_unit_id = u.id OR u.source_differs) AND ${condition.split('sx.').join('u.')})${extra ? ` OR ${extra}` : ''} ` +
-  `OR (u.source_unit_id IS NOT NULL AND u.source_unit_id <> u.id AND NOT u.source_differs ` +
-  `AND u.source_unit_id = ANY (ARRAY(SELECT sx.id FROM units sx WHERE (sx.source_unit_id IS NULL OR sx.source_unit_id = sx.id OR sx.source_differs) AND ${condition}))))`;
+  `u.id IN (SELECT sx.id FROM units sx WHERE (sx.source_unit_id IS NULL OR sx.source_unit_id = sx.id OR sx.source_differs) AND ${condition} ` +
+  `UNION ALL SELECT dx.id FROM units sx JOIN units dx ON dx.source_unit_id = sx.id ` +
+  `WHERE (sx.source_unit_id IS NULL OR sx.source_unit_id = sx.id OR sx.source_differs) AND dx.id <> sx.id AND NOT dx.source_differs AND ${condition}${extra ? ` UNION ALL ${extra}` : ''})`;
 const squash = (sql: string | undefined): string | undefined => sql?.replace(/\s+/g, ' ');
 
 describe('search compiler (checks-suggestions-search.md §7.2-§7.7)', () => {
@@ -39,9 +35,9 @@ describe('search compiler (checks-suggestions-search.md §7.2-§7.7)', () => {
 
   it('matches bare words as substrings of source, target or context, escaping LIKE wildcards', () => {
     const { sql, ...rest } = compile('50%_off');
-    expect(squash(sql)).toBe(throughSource('(sx.source ILIKE $1 OR sx.context ILIKE $1)', 'u.target ILIKE $1'));
+    expect(squash(sql)).toBe(throughSource('(sx.source ILIKE $1 OR sx.context ILIKE $1)', 'SELECT ux.id FROM units ux WHERE ux.target ILIKE $1'));
     expect(rest).toEqual({ params: ['%50\\%\\_off%'], regex: false });
-    expect(squash(compile('r"^a"').sql)).toBe(throughSource('(sx.source ~ $1 OR sx.context ~ $1)', 'u.target ~ $1'));
+    expect(squash(compile('r"^a"').sql)).toBe(throughSource('(sx.source ~ $1 OR sx.context ~ $1)', 'SELECT ux.id FROM units ux WHERE ux.target ~ $1'));
   });
 
   it('compiles text lookups: substring, exact, regex, operators as text', () => {
@@ -86,7 +82,7 @@ describe('search compiler (checks-suggestions-search.md §7.2-§7.7)', () => {
 
   it('compiles NOT, OR and parentheses', () => {
     expect(squash(compile('NOT (is:translated OR has:check) a').sql)).toBe(
-      `(NOT ((u.state >= 20 OR u.has_failing_check)) AND ${throughSource('(sx.source ILIKE $1 OR sx.context ILIKE $1)', 'u.target ILIKE $1')})`,
+      `(NOT ((u.state >= 20 OR u.has_failing_check)) AND ${throughSource('(sx.source ILIKE $1 OR sx.context ILIKE $1)', 'SELECT ux.id FROM units ux WHERE ux.target ILIKE $1')})`,
     );
   });
 

@@ -55,37 +55,28 @@ export function textLookup(expression: string): FieldCompiler {
   };
 }
 
-/** Stands for the table alias in a condition compiled once and used over two aliases (SQL text only: values are parameters). */
-const ALIAS = '__unit__';
-
 /** The predicate of the partial source and context trigram indexes, over `alias`. */
 const HOLDS_OWN_TEXT = (alias: string): string => `${alias}.source_unit_id IS NULL OR ${alias}.source_unit_id = ${alias}.id OR ${alias}.source_differs`;
 
 /**
- * Units whose own source/context meets `condition` (a condition over the alias it is given), or, for the bare
- * word, `extra` over `u`. The trigram indexes of source and context are partial (migration
- * SourceTrigramsOnSourceUnits): they hold the rows that carry their own text, which are searched directly; every
- * other unit has its source unit's source and context (the invariant that migration documents), so it matches
- * when its source unit does. That is written as conditions on `u` itself, not as `u.id IN (…)`: the matching
- * source units are found once (an InitPlan, `ARRAY(…)`), and their dependents through the index on
- * `source_unit_id`; the planner ORs the two bitmaps, and no unit is joined back to `units` by id (the
- * self-join read every match through the primary key again: 14,500 buffers against 5,000 for the 3,000 units of
- * `source:"lantern"` at 300,000 units, docs/performance.md "Indexed search p99"). `source_unit_id IS NOT NULL`
- * keeps the dependents' branch false, never NULL, so `NOT source:…` keeps the units it kept before.
+ * Units whose own source/context meets `condition` (written over the alias `sx`), optionally united with the
+ * ids of `extra`. The trigram indexes of source and context are partial (migration SourceTrigramsOnSourceUnits):
+ * they hold the rows that carry their own text, which are searched directly; every other unit has its source
+ * unit's source and context (the invariant that migration documents), so it matches when its source unit
+ * does and is reached through `source_unit_id`. One `u.id IN (…)` keeps the whole term a semi-join the planner
+ * can drive from the index, and gives exactly the units that `condition` on their own columns would.
  */
-function unitsWithOwnOrSourceText(condition: (alias: string) => string, extra?: string): string {
-  return `(((${HOLDS_OWN_TEXT('u')}) AND ${condition('u')})${extra ? ` OR ${extra}` : ''}
-     OR (u.source_unit_id IS NOT NULL AND u.source_unit_id <> u.id AND NOT u.source_differs
-         AND u.source_unit_id = ANY (ARRAY(SELECT sx.id FROM units sx WHERE (${HOLDS_OWN_TEXT('sx')}) AND ${condition('sx')}))))`;
+function unitsWithOwnOrSourceText(condition: string, extra?: string): string {
+  return `u.id IN (SELECT sx.id FROM units sx WHERE (${HOLDS_OWN_TEXT('sx')}) AND ${condition}
+     UNION ALL SELECT dx.id FROM units sx JOIN units dx ON dx.source_unit_id = sx.id
+      WHERE (${HOLDS_OWN_TEXT('sx')}) AND dx.id <> sx.id AND NOT dx.source_differs AND ${condition}${extra ? `
+     UNION ALL ${extra}` : ''})`;
 }
 
 /** A text field of the source string (source, context): textLookup applied through unitsWithOwnOrSourceText. */
 function throughSourceUnits(column: 'source' | 'context'): FieldCompiler {
-  return (term, context) => {
-    // One parameter for both places the condition appears: compiled once over a placeholder alias.
-    const condition = textLookup(`${ALIAS}.${column}`)(term, context);
-    return unitsWithOwnOrSourceText((alias) => condition.split(`${ALIAS}.`).join(`${alias}.`));
-  };
+  const lookup = textLookup(`sx.${column}`);
+  return (term, context) => unitsWithOwnOrSourceText(lookup(term, context));
 }
 
 /** "Exact-type" fields (§7.2): `:` case-insensitive exact, `:=` case-sensitive exact. */
@@ -375,5 +366,5 @@ export const bareTerm: FieldCompiler = (term, context) => {
   if (regex) context.usesRegex = true;
   const p = context.param(regex ? (term.value as { pattern: string }).pattern : `%${escapeLike(literal(term))}%`);
   const operator = regex ? '~' : 'ILIKE';
-  return unitsWithOwnOrSourceText((alias) => `(${alias}.source ${operator} ${p} OR ${alias}.context ${operator} ${p})`, `u.target ${operator} ${p}`);
+  return unitsWithOwnOrSourceText(`(sx.source ${operator} ${p} OR sx.context ${operator} ${p})`, `SELECT ux.id FROM units ux WHERE ux.target ${operator} ${p}`);
 };
