@@ -9,7 +9,6 @@ import { PreparedStatement } from '../../database/prepared-statement';
 import { PageRequest, parsePageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { TranslationLookup } from '../translations/translation-lookup.service';
 import { compileRequestSearch, runSearch, type CompiledSearch } from './unit-query';
-import { visibleTranslationsCondition } from './search/visible-translations';
 import { UNIT_COLUMNS, UNIT_PAGE_SELECT, UNIT_SELECT, UNIT_TEXT_COLUMNS, UnitRow } from './unit.response';
 
 export interface UnitPage {
@@ -192,10 +191,8 @@ export class UnitsReadService {
     const search = compileRequestSearch(query.q, params);
     // Only units of components the caller can see (src/common/auth/access-sql.ts), as a filter on units
     // against the visible translation ids computed once per statement, never a join the planner could
-    // repeat per component (issue 10 item 5). A search reads them once for its count and page
-    // (search/visible-translations.ts).
-    const visible = search ? await visibleTranslationsCondition(this.dataSource, caller, params) : translationIdVisibleSql(caller, 'u.translation_id');
-    return this.page(`(${search?.sql ?? 'TRUE'}) AND ${visible}`, params, 'u.id', pageRequest, search);
+    // repeat per component (issue 10 item 5).
+    return this.page(`(${search?.sql ?? 'TRUE'}) AND ${translationIdVisibleSql(caller, 'u.translation_id')}`, params, 'u.id', pageRequest, search);
   }
 
   /** `prefetched`: the row the auth guard read (UNIT_DETAIL_READ), if any. */
