@@ -1,5 +1,8 @@
+import * as os from 'node:os';
 import { BenchApi } from './bench-api';
 import { median, type TargetCheck } from './report';
+import type { GlossaProcess } from './glossa-process';
+import { cpuSnapshot, cpuSpent } from './server-cpu';
 import type { SyntheticRepo } from './synthetic-repo';
 
 // The bulk translate scenario (issue 14 item 5): one POST …/units/bulk/ of `items` edits against a real
@@ -14,6 +17,11 @@ export interface BulkReport {
   rounds: number;
   secondsPerRound: number[];
   unitsPerSecond: number;
+  /**
+   * CPU per round of Glossa and of its PostgreSQL backends (null where /proc or the database cannot be read):
+   * on a shared machine the wall time mostly measures the other work, the CPU time what a request costs.
+   */
+  cpuPerRound: Array<{ glossaMs: number | null; databaseMs: number | null }>;
   /** Single PATCHes one after another, for comparison. */
   patchUnits: number;
   patchUnitsPerSecond: number;
@@ -59,6 +67,7 @@ export async function runBulkScenario(
   repo: SyntheticRepo,
   sizes: { items: number; rounds: number; patchUnits: number },
   settle: () => Promise<void>,
+  server: { glossa: GlossaProcess; databaseUrl: string | null },
 ): Promise<BulkReport> {
   const { items, rounds, patchUnits } = sizes;
   await api.importComponent(project, component, repo, 3600);
@@ -70,11 +79,19 @@ export async function runBulkScenario(
   const changesBefore = await api.count(`${base}/changes/?page_size=1`);
   const path = `${base}/units/bulk/`;
   const secondsPerRound: number[] = [];
+  const cpuPerRound: BulkReport['cpuPerRound'] = [];
   for (let round = 1; round <= rounds; round += 1) {
-    const { seconds, answer } = await timedBulk(api, path, { items: ids.map((id, index) => item(id, round, index)) });
+    const body = { items: ids.map((id, index) => item(id, round, index)) };
+    const cpuBefore = await cpuSnapshot(server.glossa, server.databaseUrl);
+    const { seconds, answer } = await timedBulk(api, path, body);
+    const cpu = cpuSpent(cpuBefore, await cpuSnapshot(server.glossa, server.databaseUrl));
     if (answer.updated !== items || answer.failed !== 0) throw new Error(`Bulk round ${round}: ${answer.updated} updated, ${answer.failed} failed: ${JSON.stringify(answer.results.find((r) => r.status !== 200))}`);
     secondsPerRound.push(seconds);
-    console.log(`  bulk round ${round}: ${items} items in ${(seconds * 1000).toFixed(0)} ms = ${(items / seconds).toFixed(0)} units/s`);
+    cpuPerRound.push(cpu);
+    console.log(
+      `  bulk round ${round}: ${items} items in ${(seconds * 1000).toFixed(0)} ms = ${(items / seconds).toFixed(0)} units/s; ` +
+        `CPU Glossa ${cpu.glossaMs ?? 'n/a'} ms, database ${cpu.databaseMs ?? 'n/a'} ms; load ${os.loadavg()[0].toFixed(2)}`,
+    );
   }
   // The reference: the same kind of edit as single PATCHes, one after another.
   const patchIds = ids.slice(0, patchUnits);
@@ -106,6 +123,7 @@ export async function runBulkScenario(
     rounds,
     secondsPerRound,
     unitsPerSecond: items / seconds,
+    cpuPerRound,
     patchUnits: patchIds.length,
     patchUnitsPerSecond: patchIds.length / patchSeconds,
     statistics,
@@ -114,10 +132,18 @@ export async function runBulkScenario(
   };
 }
 
+/** Median CPU milliseconds per 1,000 units of the rounds after the first (which warms caches and plans). */
+function cpuPerThousand(report: BulkReport, part: 'glossaMs' | 'databaseMs'): string {
+  const values = report.cpuPerRound.slice(report.cpuPerRound.length > 1 ? 1 : 0).map((cpu) => cpu[part]);
+  if (values.some((value) => value === null)) return 'n/a';
+  return ((median(values as number[]) * 1000) / report.items).toFixed(0);
+}
+
 export function formatBulkReport(report: BulkReport): string {
   const s = report.statistics;
   return [
     `  bulk translate: ${report.items} items per request, median of ${report.rounds} rounds ${(median(report.secondsPerRound) * 1000).toFixed(0)} ms = ${report.unitsPerSecond.toFixed(0)} units/s`,
+    `  CPU per 1,000 units (median of the rounds after the first): Glossa ${cpuPerThousand(report, 'glossaMs')} ms, database ${cpuPerThousand(report, 'databaseMs')} ms`,
     `  single PATCHes one after another: ${report.patchUnitsPerSecond.toFixed(0)} units/s (${report.patchUnits} requests); bulk is ${(report.unitsPerSecond / report.patchUnitsPerSecond).toFixed(0)}× that`,
     `  statistics: translated ${s.translated} = units ${s.unitsTranslated}, needs editing ${s.fuzzy} = units ${s.unitsFuzzy}, total ${s.total} = units ${s.unitsTotal}; ` +
       `changes recorded ${report.changes.recorded} (expected ${report.changes.expected})`,

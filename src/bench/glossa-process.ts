@@ -127,7 +127,8 @@ export interface GlossaProcess {
  */
 export async function startGlossa(env: Record<string, string>, readyPath = '/api/'): Promise<GlossaProcess> {
   const port = await freePort();
-  const main = path.join(__dirname, '..', 'main.js');
+  // BENCH_GLOSSA_MAIN: another build's dist/main.js, so two builds are compared under the same benchmark code.
+  const main = process.env.BENCH_GLOSSA_MAIN ?? path.join(__dirname, '..', 'main.js');
   // BENCH_GLOSSA_NODE_ARGS: extra node options for the server only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`
   // (which NODE_OPTIONS refuses) to profile what a scenario makes the server do.
   const extra = (process.env.BENCH_GLOSSA_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);

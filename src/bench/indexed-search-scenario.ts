@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import * as os from 'node:os';
-import { Client } from 'pg';
 import type { BenchApi } from './bench-api';
 import type { BenchConfig } from './bench-config';
 import type { GlossaProcess } from './glossa-process';
 import { runLoad } from './load';
+import { cpuMs, serverPids } from './server-cpu';
 import { mb, median, type ImportReport, type TargetCheck } from './report';
 import type { SyntheticRepo } from './synthetic-repo';
 
@@ -100,38 +99,6 @@ export async function importBig(
       `CPU: Glossa ${cpu(glossaCpuSeconds)}, its database backends ${cpu(databaseCpuSeconds)}`,
   );
   return imported;
-}
-
-const TICKS_PER_SECOND = 100; // USER_HZ of /proc/<pid>/stat on Linux
-
-/** User + system CPU milliseconds of the processes, or null when one cannot be read. */
-function cpuMs(pids: readonly number[]): number | null {
-  let total = 0;
-  for (const pid of pids) {
-    try {
-      // Fields after the command name (which may contain spaces): utime and stime are the 12th and 13th.
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-    } catch {
-      return null;
-    }
-  }
-  return total;
-}
-
-/** Glossa's process and the PostgreSQL backends connected to its database (its pool), when local. */
-async function serverPids(glossa: GlossaProcess, databaseUrl: string | null): Promise<number[] | null> {
-  if (!databaseUrl) return null;
-  const client = new Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ pid: number }>(
-      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()`,
-    );
-    return [glossa.pid, ...rows.map((row) => row.pid)];
-  } finally {
-    await client.end();
-  }
 }
 
 async function measureSearch(

@@ -450,7 +450,7 @@ async function main(): Promise<void> {
         if (scratch) console.log(`  ${await settleAfterImport(scratch.url)}`);
       };
       const sizes = { items: config.bulkItems, rounds: config.bulkRounds, patchUnits: Math.min(config.bulkPatches, config.bulkItems) };
-      bulk = await runBulkScenario(api, project, 'bulk', bulkRepo, sizes, settle);
+      bulk = await runBulkScenario(api, project, 'bulk', bulkRepo, sizes, settle, { glossa, databaseUrl: scratch?.url ?? null });
       bulkChecks = bulkTargets(bulk);
       if (database !== 'PostgreSQL') bulkChecks = bulkChecks.map((c) => ({ ...c, target: `${c.target} (report only)` }));
       console.log(`\nBulk translate (${database}):\n${formatBulkReport(bulk)}\n\nBulk targets (${database}):\n${formatTargets(bulkChecks)}`);
