@@ -137,7 +137,8 @@ export class CommentsService {
       await editUnitLabels(manager, [{ ...source, id: String(source.id) }], { add: [label], remove: [] }, userId);
       return;
     }
-    const [marked]: Array<{ target: string; old_state: number }> = await manager.query(
+    // TypeORM answers an UPDATE … RETURNING with [rows, affected count].
+    const [[marked]]: [Array<{ target: string; old_state: number }>, number] = await manager.query(
       `UPDATE units u SET state = 10, pending = true FROM units o
         WHERE u.id = $1 AND o.id = u.id AND u.state IN (20, 30, 100) RETURNING u.target, o.state AS old_state`,
       [source.id],
