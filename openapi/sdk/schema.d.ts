@@ -1559,6 +1559,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{project}/labels/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the labels of a project, by id */
+        get: operations["listProjectLabels"];
+        put?: never;
+        /** Create a label in a project */
+        post: operations["createProjectLabel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project}/labels/{label}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a label; it is removed from every string */
+        delete: operations["deleteProjectLabel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -2410,6 +2445,16 @@ export interface components {
             target: string;
             url: string;
         };
+        LabelResponse: {
+            id: number;
+            name: string;
+            description: string;
+            /**
+             * @description weblate-api.md §8.11
+             * @enum {string}
+             */
+            color: "navy" | "blue" | "aqua" | "teal" | "olive" | "green" | "lime" | "yellow" | "orange" | "red" | "maroon" | "fuchsia" | "purple" | "black" | "gray" | "silver";
+        };
         UnitResponse: {
             id: number;
             /** @description API URL of the owning translation */
@@ -2435,7 +2480,8 @@ export interface components {
             flags: string;
             extra_flags: string;
             explanation: string;
-            labels: Record<string, never>[];
+            /** @description The unit's own labels (5.3+ objects); source units carry them (weblate-api.md §6.5) */
+            labels: components["schemas"]["LabelResponse"][];
             /** @description 0 empty, 10 needs editing, 20 translated, 30 approved, 100 read-only */
             state: number;
             fuzzy: boolean;
@@ -2479,6 +2525,7 @@ export interface components {
             state: number;
             explanation: string;
             extra_flags: string;
+            /** @description Label ids */
             labels: number[];
         };
         BulkItemResultSchema: {
@@ -2516,10 +2563,10 @@ export interface components {
              * @default
              */
             remove_flags: string;
-            /** @description Project labels to add (Glossa has no labels yet: only [] is accepted) */
-            add_labels?: string[];
-            /** @description Project labels to remove (only [] is accepted) */
-            remove_labels?: string[];
+            /** @description Ids of project labels to add to the source strings */
+            add_labels?: number[];
+            /** @description Ids of project labels to remove from the source strings */
+            remove_labels?: number[];
         };
         BulkEditResponse: {
             updated: number;
@@ -2824,6 +2871,13 @@ export interface components {
              */
             name: string;
             configuration?: components["schemas"]["WebhookConfigurationDto"];
+        };
+        LabelCreateBody: {
+            name: string;
+            /** @enum {string} */
+            color: "navy" | "blue" | "aqua" | "teal" | "olive" | "green" | "lime" | "yellow" | "orange" | "red" | "maroon" | "fuchsia" | "purple" | "black" | "gray" | "silver";
+            /** @default  */
+            description: string;
         };
         /** @description DRF error body */
         ApiErrorDetail: {
@@ -7404,6 +7458,112 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
                 };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listProjectLabels: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number or `last` */
+                page?: string;
+                /** @description Items per page (default 50, max 1000) */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List envelope */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["LabelResponse"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createProjectLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LabelCreateBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabelResponse"];
+                };
+            };
+            /** @description Invalid request: a validation error (`{"field": ["message"]}`) or `{"detail": "..."}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiValidationError"] | components["schemas"]["ApiErrorDetail"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteProjectLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+                label: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -9,6 +9,7 @@
 // outside production); API links carry `?format=api` (spec rule 3).
 
 import { actionName } from '../modules/changes/change-actions';
+import { unitLabelsJson } from '../modules/labels/unit-labels';
 
 /** Action names indexed by action + 1 (a PostgreSQL array is 1-based): the `$2` of the change statements. */
 export const FLOOR_ACTION_NAMES: readonly string[] = Array.from({ length: 128 }, (_, action) => actionName(action));
@@ -157,7 +158,7 @@ function unitObject(): string {
     ['previous_source', 'u.previous_source'],
     ['target', plurals('u.target')],
     ...plain('id_hash', 'content_hash', 'location', 'context', 'note', 'flags', 'extra_flags', 'explanation'),
-    ['labels', `'[]'::json`],
+    ['labels', unitLabelsJson('u')],
     ['state', 'u.state'],
     ['fuzzy', 'u.state BETWEEN 10 AND 12'],
     ['translated', 'u.state >= 20'],

@@ -9,6 +9,7 @@ import { ComponentAlert } from '../modules/components/component-alert.entity';
 import { Component } from '../modules/components/component.entity';
 import { NotificationDigestItem, NotificationDigestSent, WatchedProject } from '../modules/notifications-mail/notification-digest.entities';
 import { NotificationMail } from '../modules/notifications-mail/notification-mail.entity';
+import { Label, UnitLabel } from '../modules/labels/label.entity';
 import { Language } from '../modules/languages/language.entity';
 import { Project } from '../modules/projects/project.entity';
 import { Suggestion, SuggestionVote } from '../modules/suggestions/suggestion.entity';
@@ -19,4 +20,4 @@ import { ApiToken } from '../modules/users/api-token.entity';
 import { Subscription } from '../modules/users/subscription.entity';
 import { User } from '../modules/users/user.entity';
 
-export const ENTITIES = [Language, Project, Component, Translation, Unit, Check, Change, ChangeFeedCursor, User, ApiToken, Subscription, Task, Role, Group, Suggestion, SuggestionVote, Comment, ComponentAlert, Addon, WebhookDelivery, NotificationMail, NotificationDigestItem, NotificationDigestSent, WatchedProject];
+export const ENTITIES = [Language, Project, Component, Translation, Unit, Check, Change, ChangeFeedCursor, User, ApiToken, Subscription, Task, Role, Group, Suggestion, SuggestionVote, Comment, ComponentAlert, Addon, WebhookDelivery, NotificationMail, NotificationDigestItem, NotificationDigestSent, WatchedProject, Label, UnitLabel];

@@ -17,6 +17,7 @@ import { CommentsModule } from './comments/comments.module';
 import { HooksModule } from './hooks/hooks.module';
 import { AddonsModule } from './addons/addons.module';
 import { NotificationsMailModule } from './notifications-mail/notifications-mail.module';
+import { LabelsModule } from './labels/labels.module';
 
 /** Every resource module of the API; the order is the order of the root listing's routes. */
-export const RESOURCE_MODULES = [RootModule, ProjectsModule, LanguagesModule, ComponentsModule, StatisticsModule, RepositoryModule, UsersModule, TasksModule, TranslationsModule, ChangesModule, UnitsModule, ChecksModule, AccessModule, OpsModule, SuggestionsModule, CommentsModule, HooksModule, AddonsModule, NotificationsMailModule];
+export const RESOURCE_MODULES = [RootModule, ProjectsModule, LanguagesModule, ComponentsModule, StatisticsModule, RepositoryModule, UsersModule, TasksModule, TranslationsModule, ChangesModule, UnitsModule, ChecksModule, AccessModule, OpsModule, SuggestionsModule, CommentsModule, HooksModule, AddonsModule, NotificationsMailModule, LabelsModule];

@@ -457,7 +457,10 @@ describe('bulk edits', () => {
         .post(path)
         .set(...admin)
         .send({ q: 'key:x', add_labels: ['Urgent'] })
-        .expect(400, { add_labels: ['Select a valid choice. Urgent is not one of the available choices.'] });
+        .expect(400, { add_labels: ['“Urgent” is not a valid value.'] });
+      // Labels are named by id (ModelMultipleChoiceField); an id of no label of the project is not a choice.
+      await app.http().post(path).set(...admin).send({ q: 'key:x', add_labels: [999999] })
+        .expect(400, { add_labels: ['Select a valid choice. 999999 is not one of the available choices.'] });
       await app.http().post(path).set(...admin).send({ q: 'key:x', add_labels: [], remove_labels: [] }).expect(200, { updated: 0 });
     });
 

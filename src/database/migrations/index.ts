@@ -19,6 +19,7 @@ import { SearchFilterIndexes1796640000000 } from './1796640000000-SearchFilterIn
 import { ChangeFeedHorizon1796650000000 } from './1796650000000-ChangeFeedHorizon';
 import { ChangeReferenceTriggers1796670000000 } from './1796670000000-ChangeReferenceTriggers';
 import { SourceTrigramsOnSourceUnits1796670000001 } from './1796670000001-SourceTrigramsOnSourceUnits';
+import { Labels1796700000000 } from './1796700000000-Labels';
 
 // Migrations are listed as classes, not by glob, so the same list works under tsc output and ts-jest
 // (stack-evaluation.md §8.4). Append new ones at the end.
@@ -44,4 +45,5 @@ export const MIGRATIONS: Function[] = [
   ChangeFeedHorizon1796650000000,
   ChangeReferenceTriggers1796670000000,
   SourceTrigramsOnSourceUnits1796670000001,
+  Labels1796700000000,
 ];

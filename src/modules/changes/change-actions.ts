@@ -27,6 +27,9 @@ export const ACTION_STRING_REPO_UPDATE = 59;
 export const ACTION_STRING_REMOVE = 63;
 export const ACTION_COMMENT_DELETE = 64;
 export const ACTION_COMMENT_RESOLVE = 65;
+/** 5.x: a label added to / removed from a string, target "Added label X" / "Removed label X" (weblate-api.md §8.1). */
+export const ACTION_LABEL_ADD = 86;
+export const ACTION_LABEL_REMOVE = 87;
 
 /**
  * Weblate's content-change actions (ACTIONS_CONTENT): what `changed:` / `changed_by:` searches look at

@@ -4,7 +4,8 @@ import { ApiValidationError, notFound, permissionDenied } from '../../common/htt
 import type { RequestContext } from '../../common/http/request-context';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { refreshTranslationStatistics } from '../../sync/translation-statistics';
-import { ACTION_COMMENT, ACTION_COMMENT_DELETE, ACTION_COMMENT_RESOLVE } from '../changes/change-actions';
+import { ACTION_COMMENT, ACTION_COMMENT_DELETE, ACTION_COMMENT_RESOLVE, ACTION_MARKED_EDIT } from '../changes/change-actions';
+import { editUnitLabels, sourceReviewLabel } from '../labels/unit-labels';
 import { recordChanges } from '../changes/change-recorder';
 import { parseNewComment } from './dto/comment-bodies';
 import { COMMENT_SELECT, type CommentRow } from './comment.response';
@@ -26,6 +27,8 @@ interface PathUnit {
   source_unit_id: string | null;
   is_source: boolean;
   source_review: boolean;
+  /** Monolingual component whose source strings can be edited (the report side effect, addReport). */
+  editable_source: boolean;
 }
 
 const UNIT_ID = /^\d{1,18}$/;
@@ -63,7 +66,7 @@ export class CommentsService {
     const data = parseNewComment(body);
     if ((data.timestamp !== undefined || data.userEmail !== undefined) && !ctx.can('project.edit')) throw permissionDenied();
     const [unit]: PathUnit[] = await this.dataSource.query(
-      `SELECT u.id, u.source_unit_id, t.is_source, p.source_review
+      `SELECT u.id, u.source_unit_id, t.is_source, p.source_review, (c.template <> '' AND c.edit_template) AS editable_source
          FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
          JOIN projects p ON p.id = c.project_id WHERE u.id = $1`,
       [id],
@@ -86,6 +89,7 @@ export class CommentsService {
       );
       // The change is the comment author's, as Weblate records it (user_email attributes both; user statistics count it).
       await this.record(manager, target, ACTION_COMMENT, authorId, authorId, data.comment, { scope: data.scope });
+      if (data.scope === 'report') await this.flagReportedSource(manager, target, unit.editable_source, ctx.caller!.id);
       await this.refresh(manager, target);
       return (await this.row(manager, commentId))!;
     });
@@ -117,6 +121,44 @@ export class CommentsService {
       await this.record(manager, target, ACTION_COMMENT_DELETE, ctx.caller!.id, comment.user_id, comment.comment);
       await this.refresh(manager, target);
     });
+  }
+
+  /**
+   * What reporting a source string issue does to the string (checks-suggestions-search.md §6.2 `report`):
+   * in a monolingual component whose source strings are editable the source unit is marked needs editing
+   * ([4.x] state 10; [latest] 12) with 37 "Marked for edit"; otherwise (bilingual) the source string gets the
+   * project's built-in "Source needs review" label, recorded as 86 "Added label …" ([latest]). Glossa stores
+   * every source unit as read-only (100, src/sync/unit-drafts.ts) where Weblate keeps an editable template's
+   * strings translated (20), so 20, 30 and 100 become 10; an empty or already marked string stays as it is.
+   */
+  private async flagReportedSource(manager: EntityManager, source: StoringUnit, editableSource: boolean, userId: number): Promise<void> {
+    if (!editableSource) {
+      const label = await sourceReviewLabel(manager, source.project_id);
+      await editUnitLabels(manager, [{ ...source, id: String(source.id) }], { add: [label], remove: [] }, userId);
+      return;
+    }
+    // TypeORM answers an UPDATE … RETURNING with [rows, affected count].
+    const [[marked]]: [Array<{ target: string; old_state: number }>, number] = await manager.query(
+      `UPDATE units u SET state = 10, pending = true FROM units o
+        WHERE u.id = $1 AND o.id = u.id AND u.state IN (20, 30, 100) RETURNING u.target, o.state AS old_state`,
+      [source.id],
+    );
+    if (marked === undefined) return;
+    await recordChanges(manager, [
+      {
+        action: ACTION_MARKED_EDIT,
+        projectId: source.project_id,
+        componentId: source.component_id,
+        translationId: source.translation_id,
+        languageId: source.language_id,
+        unitId: String(source.id),
+        userId,
+        authorId: userId,
+        target: marked.target,
+        old: marked.target,
+        details: { state: 10, old_state: marked.old_state, source: source.source, context: source.context },
+      },
+    ]);
   }
 
   /** The unit id of the path; its visibility was resolved by the request's access statement (404 otherwise). */

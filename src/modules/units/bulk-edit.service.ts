@@ -2,19 +2,20 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { scopeQuerySql } from '../../common/auth/access-sql';
-import { notFound, permissionDenied } from '../../common/http/api-errors';
+import { ApiValidationError, notFound, permissionDenied } from '../../common/http/api-errors';
 import type { ApiCaller, RequestContext } from '../../common/http/request-context';
 import { refreshTranslationStatistics } from '../../sync/translation-statistics';
 import { lockUnitsForRecheck, recheckUnits } from '../../sync/unit-checks';
 import { ACTION_BULK_EDIT } from '../changes/change-actions';
 import { recordChanges } from '../changes/change-recorder';
+import { editUnitLabels, lockLabelledUnits } from '../labels/unit-labels';
 import { parseBulkEditBody, type BulkEditRequest, type BulkEditResponse } from './dto/bulk-bodies';
 import { editFlags } from './flag-edit';
 import { compileRequestSearch, runSearch } from './unit-query';
 
 // Weblate's bulk edit (weblate/trans/bulk.py, integration.md §6.1) as a Glossa extension route over a
 // project, a component or a translation: the units matching `q` get a new state, and their source strings
-// get flags added or removed. Weblate has no REST endpoint for it (issue #3985); its UI view asks for
+// get flags and labels added or removed. Weblate has no REST endpoint for it (issue #3985); its UI view asks for
 // `translation.auto` on the object (4.x), then applies each part only where the caller holds the rights
 // for it (`unit.edit` on the unit's translation, `unit.review` to approve or un-approve, `source.edit` on the
 // component for flags and labels).
@@ -91,6 +92,7 @@ export class BulkEditService {
     // A query that does not parse is a 400 whatever the scope holds (compiled again with its parameters below).
     compileRequestSearch(request.q, []);
     if (!ctx.can('translation.auto')) throw permissionDenied();
+    await this.checkLabels(scope.project, request);
     const translations: ScopedTranslation[] = await this.dataSource.query(scopedTranslationsSql(ctx.caller), [
       scope.project,
       scope.component ?? null,
@@ -102,7 +104,8 @@ export class BulkEditService {
     const mayOnComponent = (t: ScopedTranslation, permission: string) => superuser || t.component_permissions.includes(permission);
     // Source strings are edited through their translations, not by a state change (read-only there).
     const editable = request.state === -1 ? [] : translations.filter((t) => !t.is_source && !t.locked && may(t, 'unit.edit'));
-    const flagged = request.addFlags.trim() === '' && request.removeFlags.trim() === '' ? [] : translations.filter((t) => mayOnComponent(t, 'source.edit'));
+    const sourceEdit = request.addFlags.trim() !== '' || request.removeFlags.trim() !== '' || request.addLabels.length > 0 || request.removeLabels.length > 0;
+    const flagged = sourceEdit ? translations.filter((t) => mayOnComponent(t, 'source.edit')) : [];
     const matched = await this.search(request.q, [...new Set([...editable, ...flagged].map((t) => t.id))]);
     const inTranslations = (set: readonly ScopedTranslation[]) => {
       const ids = new Set(set.map((t) => t.id));
@@ -114,14 +117,20 @@ export class BulkEditService {
       // them too), then their translation rows. Locking the translation rows first and the siblings in the
       // recheck deadlocked against unit PATCHes of those siblings.
       const stateUnits = editable.length > 0 ? inTranslations(editable) : [];
-      const flagUnits = flagged.length > 0 ? await translationUnitsOfStrings(manager, inTranslations(flagged)) : [];
+      const flagsChange = request.addFlags.trim() !== '' || request.removeFlags.trim() !== '';
+      const flagUnits = flagged.length > 0 && flagsChange ? await translationUnitsOfStrings(manager, inTranslations(flagged)) : [];
       await lockUnitsForRecheck(manager, [...stateUnits, ...flagUnits]);
       let updated = 0;
       if (editable.length > 0) {
         const reviewable = editable.filter((t) => may(t, 'unit.review'));
         updated += await this.changeStates(manager, translations, inTranslations(editable), reviewable, request, ctx.caller!.id);
       }
-      if (flagged.length > 0) updated += await this.changeFlags(manager, inTranslations(flagged), request);
+      if (flagged.length > 0) {
+        // A source string counts once, whether its flags, its labels or both changed.
+        const flags = await this.changeFlags(manager, inTranslations(flagged), request);
+        const labels = await this.changeLabels(manager, inTranslations(flagged), request, ctx.caller!.id);
+        updated += new Set([...flags, ...labels]).size;
+      }
       return { updated };
     });
   }
@@ -204,8 +213,8 @@ export class BulkEditService {
    * extra_flags does, every translation of a changed string is rechecked (checks-suggestions-search.md §2.2).
    * Weblate 4.x records no history for flag changes.
    */
-  private async changeFlags(manager: EntityManager, unitIds: readonly string[], request: BulkEditRequest): Promise<number> {
-    if (unitIds.length === 0) return 0;
+  private async changeFlags(manager: EntityManager, unitIds: readonly string[], request: BulkEditRequest): Promise<string[]> {
+    if (unitIds.length === 0 || (request.addFlags.trim() === '' && request.removeFlags.trim() === '')) return [];
     const sources: Array<{ id: string; extra_flags: string }> = await manager.query(
       `SELECT s.id, s.extra_flags FROM units s
         WHERE s.id IN (SELECT COALESCE(u.source_unit_id, u.id) FROM units u WHERE u.id = ANY($1::bigint[]))
@@ -216,13 +225,48 @@ export class BulkEditService {
     const edits = sources
       .map((source) => ({ id: String(source.id), flags: editFlags(source.extra_flags, request.addFlags, request.removeFlags) }))
       .filter((edit): edit is { id: string; flags: string } => edit.flags !== null);
-    if (edits.length === 0) return 0;
+    if (edits.length === 0) return [];
     await manager.query('UPDATE units u SET extra_flags = r.flags FROM unnest($1::bigint[], $2::text[]) AS r(id, flags) WHERE u.id = r.id', [
       edits.map((edit) => edit.id),
       edits.map((edit) => edit.flags),
     ]);
     const affected: Array<{ id: string }> = await manager.query('SELECT id FROM units WHERE source_unit_id = ANY($1::bigint[]) ORDER BY id', [edits.map((edit) => edit.id)]);
     await recheckUnits(manager, affected.map((row) => String(row.id)));
-    return edits.length;
+    return edits.map((edit) => edit.id);
+  }
+
+  /**
+   * The label step (bulk.py): the source strings of the matching units, in components where the caller holds
+   * source.edit, get the labels added and removed, recording 86/87 per label that changed (unit-labels.ts).
+   * Answers the source units whose labels changed.
+   */
+  private async changeLabels(manager: EntityManager, unitIds: readonly string[], request: BulkEditRequest, userId: number): Promise<string[]> {
+    if (unitIds.length === 0 || (request.addLabels.length === 0 && request.removeLabels.length === 0)) return [];
+    const sourceIds: Array<{ id: string }> = await manager.query(
+      'SELECT DISTINCT COALESCE(u.source_unit_id, u.id)::text AS id FROM units u WHERE u.id = ANY($1::bigint[])',
+      [unitIds],
+    );
+    const sources = await lockLabelledUnits(manager, sourceIds.map((row) => row.id));
+    return [...(await editUnitLabels(manager, sources, { add: request.addLabels, remove: request.removeLabels }, userId))];
+  }
+
+  /**
+   * `add_labels`/`remove_labels` are ModelMultipleChoiceFields over the project's labels (integration.md §6.1):
+   * an id of no label of this project is refused with Django's message.
+   */
+  private async checkLabels(projectSlug: string, request: BulkEditRequest): Promise<void> {
+    const wanted = [...new Set([...request.addLabels, ...request.removeLabels])];
+    if (wanted.length === 0) return;
+    const rows: Array<{ id: number }> = await this.dataSource.query(
+      'SELECT lb.id FROM labels lb JOIN projects p ON p.id = lb.project_id WHERE p.slug = $1 AND lb.id = ANY($2::int[])',
+      [projectSlug, wanted],
+    );
+    const known = new Set(rows.map((row) => row.id));
+    const errors: Record<string, string[]> = {};
+    for (const [key, ids] of [['add_labels', request.addLabels], ['remove_labels', request.removeLabels]] as const) {
+      const unknown = ids.find((id) => !known.has(id));
+      if (unknown !== undefined) errors[key] = [`Select a valid choice. ${unknown} is not one of the available choices.`];
+    }
+    if (Object.keys(errors).length > 0) throw new ApiValidationError(errors);
   }
 }

@@ -14,6 +14,7 @@ import { checkManageUnits } from './unit-rules';
 import { expectedForms, translationBodyError, translationEditError } from './unit-translation-rules';
 import { assertComponentUnlocked, componentLocked } from '../components/component-locked';
 import { RepositoryOperationsService } from '../../sync/repository-operations.service';
+import { editUnitLabels, foreignLabelIds, lockLabelledUnits, unitLabelIds } from '../labels/unit-labels';
 import { loadUnitCheckContext, prepareTranslation, recheckUnits, storeEditedUnitChecks, translationDetails, type CheckContextRow, type PreparedTranslation } from '../../sync/unit-checks';
 
 /** What the write rules need about a unit, its translation and its component (one joined query). */
@@ -47,9 +48,9 @@ export interface UnitWriteOutcome {
 }
 
 /** `forms`: the unit's plural count (1 when singular); `target` is fitted to it as in unit reads (targetPlurals). */
-function writeResponse(unit: { target: string; state: number; explanation: string; extra_flags: string }, forms: number): UnitWriteResponse {
+function writeResponse(unit: { target: string; state: number; explanation: string; extra_flags: string; labels: number[] }, forms: number): UnitWriteResponse {
   const target = forms > 1 ? fitPluralForms(splitPlurals(unit.target), forms) : splitPlurals(unit.target);
-  return { target, state: unit.state, explanation: unit.explanation, extra_flags: unit.extra_flags, labels: [] };
+  return { target, state: unit.state, explanation: unit.explanation, extra_flags: unit.extra_flags, labels: unit.labels };
 }
 
 @Injectable()
@@ -67,6 +68,10 @@ export class UnitEditService {
     const data = parseUnitWriteBody(body);
     const doTranslate = data.target !== undefined || data.state !== undefined;
     const doSource = data.explanation !== undefined || data.extra_flags !== undefined || data.labels !== undefined;
+    // The labels field only accepts the project's labels (weblate-api.md §10.2: 400 otherwise), a field rule
+    // that DRF's validation applies before the view's permission checks.
+    const foreign = data.labels === undefined ? [] : await foreignLabelIds(this.dataSource.manager, unit.project_id, data.labels);
+    if (foreign.length > 0) throw new ApiValidationError({ labels: [`Invalid pk "${foreign[0]}" - object does not exist.`] });
     if (doSource && (!unit.is_source || !ctx.can('source.edit'))) {
       throw permissionDenied('Source strings properties can be set only on source strings');
     }
@@ -83,6 +88,7 @@ export class UnitEditService {
       ]);
       // The source string's flags apply to every translation of it (checks-suggestions-search.md §2.2).
       if (data.extra_flags !== undefined && data.extra_flags !== unit.extra_flags) await this.recheckTranslationsOf(unit.id);
+      if (data.labels !== undefined) await this.setLabels(unit.id, data.labels, ctx.caller!.id);
     }
     if (doTranslate) {
       const target = data.target!;
@@ -108,8 +114,8 @@ export class UnitEditService {
       if (result.changed) await storeEditedUnitChecks(this.dataSource, prepared.row, result.target, result.state);
       return { body: writeResponse(result, result.expected_forms), fixups: prepared.fixups };
     }
-    const [current]: Array<{ target: string; state: number; explanation: string; extra_flags: string }> = await this.dataSource.query(
-      'SELECT target, state, explanation, extra_flags FROM units WHERE id = $1',
+    const [current]: Array<{ target: string; state: number; explanation: string; extra_flags: string; labels: number[] }> = await this.dataSource.query(
+      'SELECT target, state, explanation, extra_flags, ARRAY(SELECT label_id FROM unit_labels WHERE unit_id = u.id ORDER BY label_id) AS labels FROM units u WHERE id = $1',
       [unit.id],
     );
     return { body: writeResponse(current, expectedForms(unit)), fixups: [] };
@@ -149,6 +155,18 @@ export class UnitEditService {
     if (!result.allowed) return null;
     if (result.changed) await storeEditedUnitChecks(this.dataSource, prepared.row, result.target, result.state);
     return { body: writeResponse(result, result.expected_forms), fixups: prepared.fixups };
+  }
+
+  /**
+   * PATCH `labels` replaces the source unit's labels with the given ones (Weblate's m2m set): the missing ones
+   * are added and the others removed, each recording 86/87 (unit-labels.ts).
+   */
+  private async setLabels(unitId: string, labels: readonly number[], userId: number): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const units = await lockLabelledUnits(manager, [unitId]);
+      const current = await unitLabelIds(manager, unitId);
+      await editUnitLabels(manager, units, { add: labels.filter((id) => !current.includes(id)), remove: current.filter((id) => !labels.includes(id)) }, userId);
+    });
   }
 
   /** Automatic fixes and enforced checks applied to an edit, with the unit's check context (null: no such unit). */

@@ -21,6 +21,8 @@ export interface TranslateResult {
   state: number;
   explanation: string;
   extra_flags: string;
+  /** The unit's own label ids (the write representation's `labels`, weblate-api.md §10.2). */
+  labels: number[];
   /** Whether the unit's component is locked (nothing was written then). */
   locked: boolean;
   /** How many plural forms a target of this unit must have. */
@@ -114,5 +116,6 @@ export const TRANSLATE_UNIT = new PreparedStatement<TranslateResult>(`
          EXISTS (SELECT 1 FROM edited) AS changed,
          CASE WHEN EXISTS (SELECT 1 FROM edited) THEN $2::text ELSE c.target END AS target,
          CASE WHEN EXISTS (SELECT 1 FROM edited) THEN $3::int ELSE c.state END AS state,
-         c.explanation, c.extra_flags, c.locked, c.expected_forms
+         c.explanation, c.extra_flags, c.locked, c.expected_forms,
+         ARRAY(SELECT ul.label_id FROM unit_labels ul WHERE ul.unit_id = c.id ORDER BY ul.label_id) AS labels
     FROM (SELECT 1) AS request LEFT JOIN current c ON TRUE`);

@@ -4,6 +4,8 @@ import type { LinkBuilder } from '../../common/links/link-builder';
 import { encodeSegment, pathOf } from '../../common/links/link-builder';
 import { formatTimestamp } from '../../common/serialization/timestamp';
 import { PLURAL_SEPARATOR } from '../../common/text/word-count';
+import { LabelResponse, toLabelResponse, type LabelRow } from '../labels/label.response';
+import { unitLabelsJson } from '../labels/unit-labels';
 
 /** A unit on the wire, fields in the spec's order (api-spec.md "Unit"; the spec's order wins over §6.5). */
 export class UnitResponse {
@@ -20,7 +22,7 @@ export class UnitResponse {
   @ApiProperty() flags: string;
   @ApiProperty() extra_flags: string;
   @ApiProperty() explanation: string;
-  @ApiProperty({ type: [Object] }) labels: unknown[];
+  @ApiProperty({ type: [LabelResponse], description: "The unit's own labels (5.3+ objects); source units carry them (weblate-api.md §6.5)" }) labels: LabelResponse[];
   @ApiProperty({ description: '0 empty, 10 needs editing, 20 translated, 30 approved, 100 read-only' }) state: number;
   @ApiProperty() fuzzy: boolean;
   @ApiProperty() translated: boolean;
@@ -44,7 +46,7 @@ export class UnitWriteResponse {
   @ApiProperty() state: number;
   @ApiProperty() explanation: string;
   @ApiProperty() extra_flags: string;
-  @ApiProperty({ type: [Number] }) labels: number[];
+  @ApiProperty({ type: [Number], description: 'Label ids' }) labels: number[];
 }
 
 /** One row of UNIT_SELECT: the unit plus the slugs its links need, joined in the same query. */
@@ -72,6 +74,8 @@ export interface UnitRow {
   has_comment: boolean;
   has_failing_check: boolean;
   timestamp: string;
+  /** The unit's own labels as JSON (unitLabelsJson, selected with UNIT_COLUMNS). */
+  labels: LabelRow[];
   project_slug: string;
   component_slug: string;
   language_code: string;
@@ -82,13 +86,13 @@ export interface UnitRow {
 /** The unit's own columns of a UnitRow (without the slugs). */
 export const UNIT_COLUMNS = `u.id, u.translation_id, u.source_unit_id, u.id_hash, u.content_hash, u.source, u.previous_source, u.target,
          u.location, u.context, u.note, u.flags, u.extra_flags, u.explanation, u.state, u.position, u.num_words,
-         u.priority, u.pending, u.has_suggestion, u.has_comment, u.has_failing_check, u.timestamp`;
+         u.priority, u.pending, u.has_suggestion, u.has_comment, u.has_failing_check, u.timestamp, ${unitLabelsJson('u')} AS labels`;
 
 /** UNIT_COLUMNS with the bigint and timestamptz columns as text, for rows read through `to_json`. */
 export const UNIT_TEXT_COLUMNS = `u.id::text AS id, u.translation_id, u.source_unit_id::text AS source_unit_id, u.id_hash::text AS id_hash,
          u.content_hash::text AS content_hash, u.source, u.previous_source, u.target, u.location, u.context, u.note, u.flags,
          u.extra_flags, u.explanation, u.state, u.position, u.num_words, u.priority, u.pending, u.has_suggestion,
-         u.has_comment, u.has_failing_check, u.timestamp::text AS timestamp`;
+         u.has_comment, u.has_failing_check, u.timestamp::text AS timestamp, ${unitLabelsJson('u')} AS labels`;
 
 /** Units with their translation, component, project and language, so no item needs another query. */
 export const UNIT_SELECT = `
@@ -213,7 +217,7 @@ export function toUnitResponse(row: UnitRow, links: LinkBuilder | UnitLinks): Un
     flags: row.flags,
     extra_flags: row.extra_flags,
     explanation: row.explanation,
-    labels: [],
+    labels: (row.labels ?? []).map(toLabelResponse),
     state,
     // §9.10: fuzzy covers 10–12, translated includes read-only (100), approved is exactly 30.
     fuzzy: state >= 10 && state <= 12,

@@ -44,16 +44,20 @@ describe('parseBulkTranslateBody', () => {
 
 describe('parseBulkEditBody', () => {
   it('defaults to leaving the state and changing no flags', () => {
-    expect(parseBulkEditBody({ q: 'state:translated' })).toEqual({ q: 'state:translated', state: -1, addFlags: '', removeFlags: '' });
-    expect(parseBulkEditBody({ q: 'x', state: '30', add_flags: 'read-only', remove_flags: '' })).toEqual({ q: 'x', state: 30, addFlags: 'read-only', removeFlags: '' });
+    const none = { addLabels: [], removeLabels: [] };
+    expect(parseBulkEditBody({ q: 'state:translated' })).toEqual({ q: 'state:translated', state: -1, addFlags: '', removeFlags: '', ...none });
+    expect(parseBulkEditBody({ q: 'x', state: '30', add_flags: 'read-only', remove_flags: '' })).toEqual({ q: 'x', state: 30, addFlags: 'read-only', removeFlags: '', ...none });
   });
 
-  it('refuses a blank query, unknown states, oversized flags and labels Glossa does not have', () => {
+  it('reads label ids as Django’s ModelMultipleChoiceField does: integers or their text, once each', () => {
+    expect(parseBulkEditBody({ q: 'x', add_labels: [3, '4', ' 3 '], remove_labels: [] })).toMatchObject({ addLabels: [3, 4], removeLabels: [] });
+  });
+
+  it('refuses a blank query, unknown states, oversized flags and values that are not label ids', () => {
     expect(errorOf(() => parseBulkEditBody({ q: ' ' }))).toEqual({ q: ['This field may not be blank.'] });
     expect(errorOf(() => parseBulkEditBody({ q: 'x', state: 0 }))).toEqual({ state: ['"0" is not a valid choice.'] });
     expect(errorOf(() => parseBulkEditBody({ q: 'x', add_flags: 'a'.repeat(10_001) }))).toEqual({ add_flags: ['Ensure this field has no more than 10000 characters.'] });
-    expect(errorOf(() => parseBulkEditBody({ q: 'x', remove_labels: ['Old'] }))).toEqual({
-      remove_labels: ['Select a valid choice. Old is not one of the available choices.'],
-    });
+    expect(errorOf(() => parseBulkEditBody({ q: 'x', remove_labels: ['Old'] }))).toEqual({ remove_labels: ['“Old” is not a valid value.'] });
+    expect(errorOf(() => parseBulkEditBody({ q: 'x', add_labels: 'Old' }))).toEqual({ add_labels: ['Expected a list of items but got type "str".'] });
   });
 });

@@ -26,8 +26,8 @@ export class BulkEditBody {
   @ApiPropertyOptional({ enum: BULK_EDIT_STATES, default: -1, description: '-1 leaves the state; 10 needs editing, 20 translated, 30 approved' }) state?: number;
   @ApiPropertyOptional({ description: 'Flags to add to the source strings (Weblate flag syntax)', default: '' }) add_flags?: string;
   @ApiPropertyOptional({ description: 'Flags to remove from the source strings', default: '' }) remove_flags?: string;
-  @ApiPropertyOptional({ type: [String], description: 'Project labels to add (Glossa has no labels yet: only [] is accepted)' }) add_labels?: string[];
-  @ApiPropertyOptional({ type: [String], description: 'Project labels to remove (only [] is accepted)' }) remove_labels?: string[];
+  @ApiPropertyOptional({ type: [Number], description: 'Ids of project labels to add to the source strings' }) add_labels?: number[];
+  @ApiPropertyOptional({ type: [Number], description: 'Ids of project labels to remove from the source strings' }) remove_labels?: number[];
 }
 
 export interface BulkEditRequest {
@@ -35,6 +35,9 @@ export interface BulkEditRequest {
   state: number;
   addFlags: string;
   removeFlags: string;
+  /** Label ids (whether they are the project's labels is the service's check). */
+  addLabels: number[];
+  removeLabels: number[];
 }
 
 const FLAGS_RULE: DrfRule = {
@@ -44,7 +47,18 @@ const FLAGS_RULE: DrfRule = {
   // Weblate's FlagField refuses what its flag parser cannot read; ours reads anything, so only a name is required.
   check: (value) => (value.trim() !== '' && parseFlagItems(value).length === 0 ? 'Invalid translation flag.' : null),
 };
-const LABELS_RULE: DrfRule = { type: 'list', child: { type: 'string', allowBlank: true, maxLength: 190 }, maxItems: 100 };
+const LABELS_RULE: DrfRule = { type: 'list', maxItems: 100 };
+
+/** Django's ModelMultipleChoiceField: every value must be a primary key (an integer, or its text). */
+function labelIds(values: unknown[]): { ids: number[] } | { error: string } {
+  const ids: number[] = [];
+  for (const value of values) {
+    const text = typeof value === 'number' || typeof value === 'string' ? String(value).trim() : null;
+    if (text === null || !/^\d{1,9}$/.test(text)) return { error: `“${typeof value === 'string' ? value : JSON.stringify(value)}” is not a valid value.` };
+    if (!ids.includes(Number(text))) ids.push(Number(text));
+  }
+  return { ids };
+}
 
 export function parseBulkEditBody(body: unknown): BulkEditRequest {
   const data = asObject(body);
@@ -53,15 +67,23 @@ export function parseBulkEditBody(body: unknown): BulkEditRequest {
   const state = field(data, 'state', { type: 'choice', choices: BULK_EDIT_STATES }, errors);
   const addFlags = field(data, 'add_flags', FLAGS_RULE, errors);
   const removeFlags = field(data, 'remove_flags', FLAGS_RULE, errors);
+  const labels: Record<string, number[]> = {};
   for (const key of ['add_labels', 'remove_labels']) {
-    const labels = field(data, key, LABELS_RULE, errors);
-    // ModelMultipleChoiceField over the project's labels; Glossa has none yet (weblate-api.md §6.5).
-    if (errors[key] === undefined && Array.isArray(labels) && labels.length > 0) {
-      errors[key] = [`Select a valid choice. ${String(labels[0])} is not one of the available choices.`];
-    }
+    const value = field(data, key, LABELS_RULE, errors);
+    if (errors[key] !== undefined || !Array.isArray(value)) continue;
+    const parsed = labelIds(value);
+    if ('error' in parsed) errors[key] = [parsed.error];
+    else labels[key] = parsed.ids;
   }
   if (Object.keys(errors).length > 0) throw new ApiValidationError(errors);
-  return { q: q as string, state: (state as number | undefined) ?? -1, addFlags: (addFlags as string | undefined) ?? '', removeFlags: (removeFlags as string | undefined) ?? '' };
+  return {
+    q: q as string,
+    state: (state as number | undefined) ?? -1,
+    addFlags: (addFlags as string | undefined) ?? '',
+    removeFlags: (removeFlags as string | undefined) ?? '',
+    addLabels: labels.add_labels ?? [],
+    removeLabels: labels.remove_labels ?? [],
+  };
 }
 
 /** The answer of a bulk edit: how many strings changed ("Bulk edit completed, N strings were updated."). */

@@ -71,6 +71,37 @@ function text(value: unknown, field: string, errors: Errors): string | undefined
   return value;
 }
 
+/**
+ * Label ids as DRF's PrimaryKeyRelatedField(many=True) reads them (an integer or an integer string); whether
+ * they are labels of the unit's project is the service's check (weblate-api.md §10.2: 400 otherwise).
+ */
+function labelIds(values: unknown[], errors: Errors): number[] | undefined {
+  const ids: number[] = [];
+  for (const value of values) {
+    let id: number;
+    if (typeof value === 'number' && Number.isInteger(value)) id = value;
+    else if (typeof value === 'string' && /^\s*-?\d{1,15}\s*$/.test(value)) id = Number(value);
+    else {
+      errors.labels = [`Incorrect type. Expected pk value, received ${pythonType(value)}.`];
+      return undefined;
+    }
+    if (id < 1 || id > 2_147_483_647) {
+      errors.labels = [`Invalid pk "${String(value)}" - object does not exist.`];
+      return undefined;
+    }
+    if (!ids.includes(id)) ids.push(id);
+  }
+  return ids;
+}
+
+function pythonType(value: unknown): string {
+  if (value === null) return 'NoneType';
+  if (Array.isArray(value)) return 'list';
+  if (typeof value === 'boolean') return 'bool';
+  if (typeof value === 'number') return 'float';
+  return typeof value === 'object' ? 'dict' : 'str';
+}
+
 export function parseUnitWriteBody(body: unknown): UnitWriteBody {
   const data = asObject(body);
   const errors: Errors = {};
@@ -82,9 +113,7 @@ export function parseUnitWriteBody(body: unknown): UnitWriteBody {
   if ('labels' in data) {
     const labels = bodyFieldValue(data, 'labels', LIST_FIELD);
     if (!Array.isArray(labels)) errors.labels = [`Expected a list of items but got type "${typeof labels}".`];
-    // Glossa has no labels yet (weblate-api.md §6.5: labels are empty in the spec), so any id is unknown.
-    else if (labels.length > 0) errors.labels = [`Invalid pk "${String(labels[0])}" - object does not exist.`];
-    else parsed.labels = [];
+    else parsed.labels = labelIds(labels, errors);
   }
   if (Object.keys(errors).length > 0) throw new ApiValidationError(errors);
   return parsed;

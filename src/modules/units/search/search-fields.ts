@@ -1,13 +1,14 @@
 // The fields of Weblate's unit search (checks-suggestions-search.md §7.4-§7.7), each compiled to a
 // parameterised SQL condition over the `units u` alias. User text only ever travels as a parameter.
 //
-// EXTENSION POINT: checks, suggestions, comments, labels and screenshots are features whose tables other
+// EXTENSION POINT: checks, suggestions, comments and screenshots are features whose tables other
 // modules own. Their fields (`check:`, `dismissed_check:`, `suggestion:`, `suggestion_author:`, `comment:`,
-// `resolved_comment:`, `comment_author:`, `source_comment*:`, `label:`, `screenshot:`, `labels_count:`) and
+// `resolved_comment:`, `comment_author:`, `source_comment*:`, `screenshot:`) and
 // `has:` values are parsed fully here and registered with a default that answers what Weblate answers when
-// the feature holds no data: nothing matches (`labels_count:` compares 0). A module that adds the table
-// replaces the default with registerUnitSearchField() / registerHasLookup() at start-up (e.g. in its
-// module's constructor); nothing else in the search changes.
+// the feature holds no data: nothing matches. A module that adds the table replaces the default with
+// registerUnitSearchField() / registerHasLookup() at start-up (e.g. in its module's constructor); nothing else
+// in the search changes. Labels (`label:`, `has:label`, `labels_count:`) are compiled here directly over the
+// tables of src/modules/labels.
 
 import { ACTION_SOURCE_CHANGE, actionName, CONTENT_CHANGE_ACTIONS as CONTENT_ACTIONS, knownActions } from '../../changes/change-actions';
 import { parseSearchDate } from './search-dates';
@@ -220,10 +221,11 @@ const hasLookups = new Map<string, LookupCompiler>([
   ['dismissed-check', NOTHING],
   ['ignored-check', NOTHING],
   ['translation', () => 'u.state >= 20'],
-  // Glossa has no string variants, labels, screenshots or glossaries yet: nothing belongs to one.
+  // The source string has a label (§7.6).
+  ['label', () => labelledUnits('TRUE')],
+  // Glossa has no string variants, screenshots or glossaries yet: nothing belongs to one.
   ['variant', NOTHING],
   ['shaping', NOTHING],
-  ['label', NOTHING],
   ['screenshot', NOTHING],
   ['glossary', NOTHING],
   ['flags', () => `${SOURCE('extra_flags')} <> ''`],
@@ -257,6 +259,24 @@ function lookup(table: Map<string, LookupCompiler>, kind: 'is' | 'has'): FieldCo
     return compile(context);
   };
 }
+
+// ---- labels (checks-suggestions-search.md §7.4, §7.6; tables of src/modules/labels) ----
+
+/**
+ * Units whose source string carries a label meeting `condition` (over `lb`): the labelled units themselves
+ * (Glossa labels source units only, unit-labels.ts) and the translation units of those strings, driven from the
+ * small label tables through the source_unit_id index rather than probed per unit.
+ */
+const labelledUnits = (condition: string): string =>
+  `u.id IN (SELECT ul.unit_id FROM unit_labels ul JOIN labels lb ON lb.id = ul.label_id WHERE ${condition}
+     UNION ALL SELECT dx.id FROM unit_labels ul JOIN labels lb ON lb.id = ul.label_id JOIN units dx ON dx.source_unit_id = ul.unit_id
+      WHERE dx.id <> ul.unit_id AND ${condition})`;
+
+/** `label:` as Weblate 4.x matches it: the name exactly, ignoring case (`:=` respecting it), or `r"…"`. */
+const labelField: FieldCompiler = (term, context) => labelledUnits(exactLookup('lb.name')(term, context));
+
+/** `labels_count:N` (5.13): the number of labels of the unit's source string. */
+const labelsCount = numberLookup('(SELECT count(*) FROM unit_labels ul WHERE ul.unit_id = COALESCE(u.source_unit_id, u.id))');
 
 // ---- the field table ----
 
@@ -339,9 +359,9 @@ const fields = new Map<string, FieldCompiler>([
   ['source_comment', nothing],
   ['resolved_source_comment', nothing],
   ['source_comment_author', nothing],
-  ['label', nothing],
+  ['label', labelField],
   ['screenshot', nothing],
-  ['labels_count', numberLookup('0')],
+  ['labels_count', labelsCount],
 ]);
 
 /** EXTENSION POINT: replaces (or adds) the compiler of `field`. */
