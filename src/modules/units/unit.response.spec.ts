@@ -71,6 +71,7 @@ describe('toUnitResponses', () => {
     has_comment: false,
     has_failing_check: false,
     timestamp: '2026-11-28 19:00:00.123456+00',
+    labels: [{ id: 3, name: 'Needs review', description: '', color: 'red' }],
     project_slug: project,
     component_slug: component,
     language_code: language,
