@@ -130,6 +130,7 @@ describe('security: routing, guards and request parsing', () => {
   let subscriptionId: number;
   let secretSuggestion: string;
   let secretComment: string;
+  let secretLabel: string;
   const admin = authHeader(TEST_ADMIN_TOKEN);
 
   beforeAll(async () => {
@@ -147,6 +148,7 @@ describe('security: routing, guards and request parsing', () => {
       `INSERT INTO addons (name, project_id, component_id, configuration) VALUES ('weblate.webhook.webhook', $1, $2, $3::jsonb) RETURNING id::text`,
       [secret.project.id, secret.component.id, JSON.stringify({ webhook_url: 'https://example.org/hook', secret: '', events: [] })],
     );
+    [{ id: secretLabel }] = await ds.query(`INSERT INTO labels (project_id, name, color) VALUES ($1, 'Hidden label', 'red') RETURNING id::text`, [secret.project.id]);
     groupId = (await app.http().post('/api/groups/').set(...admin).send({ name: 'Team', project_selection: 0, language_selection: 1 }).expect(201)).body.id;
     roleId = (await app.http().post('/api/roles/').set(...admin).send({ name: 'Role', permissions: [] }).expect(201)).body.id;
     subscriptionId = (await app.http().get('/api/users/admin/notifications/').set(...admin).expect(200)).body.results[0].id;
@@ -196,6 +198,8 @@ describe('security: routing, guards and request parsing', () => {
       projectId: String(secret.project.id),
       componentId: String(secret.component.id),
       comment: secretComment,
+      // A label of the private project (/api/projects/{project}/labels/{label}/).
+      label: secretLabel,
       // A check id (the checks sub-resource of a unit, /api/units/{id}/checks/{name}/).
       name: 'same',
     };
