@@ -76,7 +76,9 @@ function text(value: unknown, field: string, errors: Errors): string | undefined
  * they are labels of the unit's project is the service's check (weblate-api.md §10.2: 400 otherwise).
  */
 function labelIds(values: unknown[], errors: Errors): number[] | undefined {
-  const ids: number[] = [];
+  // A Set, not Array#includes: the list's length is bounded only by the body limit, and a quadratic
+  // de-duplication of a megabyte of ids would hold the event loop for seconds.
+  const ids = new Set<number>();
   for (const value of values) {
     let id: number;
     if (typeof value === 'number' && Number.isInteger(value)) id = value;
@@ -89,9 +91,9 @@ function labelIds(values: unknown[], errors: Errors): number[] | undefined {
       errors.labels = [`Invalid pk "${String(value)}" - object does not exist.`];
       return undefined;
     }
-    if (!ids.includes(id)) ids.push(id);
+    ids.add(id);
   }
-  return ids;
+  return [...ids];
 }
 
 function pythonType(value: unknown): string {
