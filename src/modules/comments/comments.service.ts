@@ -5,21 +5,13 @@ import type { RequestContext } from '../../common/http/request-context';
 import { PageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { refreshTranslationStatistics } from '../../sync/translation-statistics';
 import { ACTION_COMMENT, ACTION_COMMENT_DELETE, ACTION_COMMENT_RESOLVE, ACTION_MARKED_EDIT } from '../changes/change-actions';
-import { editUnitLabels, sourceReviewLabel } from '../labels/unit-labels';
+import { editUnitLabels, sourceReviewLabel, type LabelledUnit } from '../labels/unit-labels';
 import { recordChanges } from '../changes/change-recorder';
 import { parseNewComment } from './dto/comment-bodies';
 import { COMMENT_SELECT, type CommentRow } from './comment.response';
 
-/** The unit a comment is stored on, with what its change record needs. */
-interface StoringUnit {
-  id: string;
-  translation_id: number;
-  language_id: number;
-  component_id: number;
-  project_id: number;
-  source: string;
-  context: string;
-}
+/** The unit a comment is stored on, with what its change record needs (the same facts a label change needs). */
+type StoringUnit = LabelledUnit;
 
 /** The unit the path names, with its source unit and the project's source review setting. */
 interface PathUnit {
