@@ -72,6 +72,47 @@ export class PeakRss {
   }
 }
 
+/** The direct children of a process, from /proc/<pid>/task/<tid>/children (empty where that is not readable). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The largest peak (VmHWM) of any process below a root process, sampled every 100 ms: the embedded first start
+ * runs its setup in a short-lived child (src/bootstrap/first-start.ts), whose memory the server's own VmHWM
+ * does not include. VmHWM only grows, so the last sample before a child exits misses at most its final 100 ms.
+ */
+export class DescendantPeak {
+  private peakBytes = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly rootPid: number) {
+    this.timer = setInterval(() => this.sample(), 100);
+    this.timer.unref();
+  }
+
+  /** Stops sampling and answers the largest single-process peak seen, or null when no descendant was seen. */
+  stop(): number | null {
+    this.sample();
+    clearInterval(this.timer);
+    return this.peakBytes > 0 ? this.peakBytes : null;
+  }
+
+  private sample(): void {
+    const pending = childrenOf(this.rootPid);
+    while (pending.length > 0) {
+      const pid = pending.pop()!;
+      const hwm = statusField(pid, 'VmHWM');
+      if (hwm !== null && hwm > this.peakBytes) this.peakBytes = hwm;
+      pending.push(...childrenOf(pid));
+    }
+  }
+}
+
 /** Resident memory now (VmRSS) and the peak since start or the last clear_refs (VmHWM), in bytes. */
 export function residentMemory(pid: number): { rss: number | null; hwm: number | null } {
   return { rss: statusField(pid, 'VmRSS'), hwm: statusField(pid, 'VmHWM') };
@@ -118,6 +159,8 @@ export interface GlossaProcess {
   url: string;
   pid: number;
   rss: PeakRss;
+  /** The largest peak (VmHWM) of any child process seen until the server was ready, in bytes; null if none. */
+  startupChildPeakBytes: number | null;
   stop(): Promise<void>;
 }
 
@@ -137,26 +180,33 @@ export async function startGlossa(env: Record<string, string>, readyPath = '/api
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const startupChildren = new DescendantPeak(child.pid!);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`Glossa exited with code ${child.exitCode} during start-up`);
+    if (child.exitCode !== null) {
+      startupChildren.stop();
+      throw new Error(`Glossa exited with code ${child.exitCode} during start-up`);
+    }
     try {
       if ((await fetch(`${url}${readyPath}`)).ok) break;
     } catch {
       // not listening yet
     }
     if (Date.now() > deadline) {
+      startupChildren.stop();
       child.kill('SIGKILL');
       throw new Error(`Glossa did not answer ${readyPath} within 120 s`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+  const startupChildPeakBytes = startupChildren.stop();
   const rss = new PeakRss(child.pid!);
   return {
     url,
     pid: child.pid!,
     rss,
+    startupChildPeakBytes,
     stop: async () => {
       rss.stop();
       if (child.exitCode === null) child.kill('SIGTERM');

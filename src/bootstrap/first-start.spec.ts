@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AppConfig } from '../config/app-config';
+import { EMBEDDED_LOCK_FILE, LOCK_HOLDER_ENV } from '../database/embedded-lock';
 import { FIRST_START_CHILD_ENV, isFirstStartChild, prepareFirstStart } from './first-start';
 
 // The child is a real process; the entry here is a small script standing in for dist/main.js, which the
@@ -10,11 +11,26 @@ import { FIRST_START_CHILD_ENV, isFirstStartChild, prepareFirstStart } from './f
 describe('prepareFirstStart', () => {
   let dir: string;
   const config = (overrides: Partial<AppConfig> = {}): AppConfig => ({ databaseUrl: undefined, dataDir: path.join(dir, 'data'), ...overrides }) as AppConfig;
-  /** A stand-in entry that records the variable it was started with, then exits with `code`. */
+  /**
+   * A stand-in entry that records the variables it was started with and the lock owner it saw
+   * ("<first-start> <holder> <lock file>"), then exits with `code`.
+   */
   const entry = (code: number): string => {
     const file = path.join(dir, `entry-${code}.cjs`);
-    writeFileSync(file, `require('fs').writeFileSync(${JSON.stringify(path.join(dir, 'ran'))}, String(process.env.${FIRST_START_CHILD_ENV})); process.exit(${code});`);
+    const lock = JSON.stringify(path.join(dir, 'data', EMBEDDED_LOCK_FILE));
+    writeFileSync(
+      file,
+      `const fs = require('fs'); const lock = fs.existsSync(${lock}) ? fs.readFileSync(${lock}, 'utf8') : 'none';` +
+        `fs.writeFileSync(${JSON.stringify(path.join(dir, 'ran'))}, [process.env.${FIRST_START_CHILD_ENV}, process.env.${LOCK_HOLDER_ENV}, lock].join(' ')); process.exit(${code});`,
+    );
     return file;
+  };
+  const lockOwner = (): string | null => {
+    try {
+      return readFileSync(path.join(dir, 'data', EMBEDDED_LOCK_FILE), 'utf8');
+    } catch {
+      return null;
+    }
   };
   const ran = (): string | null => {
     try {
@@ -32,15 +48,18 @@ describe('prepareFirstStart', () => {
     delete process.env[FIRST_START_CHILD_ENV];
   });
 
-  it('runs the entry in a child marked as the first-start child on a fresh embedded DATA_DIR', async () => {
+  it('runs the entry in a child marked as the first-start child on a fresh embedded DATA_DIR, under this process lock', async () => {
     await prepareFirstStart(config(), entry(0));
-    expect(ran()).toBe('1');
+    expect(ran()).toBe(`1 ${process.pid} ${process.pid}`);
+    // Kept for the server's own start to take over, so no command can open the directory in between.
+    expect(lockOwner()).toBe(String(process.pid));
   });
 
-  it('names the data directory and the exit code when the child fails', async () => {
+  it('names the data directory and the exit code when the child fails, and releases the lock', async () => {
     await expect(prepareFirstStart(config(), entry(3))).rejects.toThrow(
       `The first start (creating the embedded database in ${path.join(dir, 'data')}) failed with exit code 3; see the messages above.`,
     );
+    expect(lockOwner()).toBeNull();
   });
 
   it('starts no child on PostgreSQL, on an initialised directory, or inside the child itself', async () => {

@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { AppConfig } from '../config/app-config';
 import { embeddedDataDirectoryExists } from '../database/embedded-database';
+import { acquireLock, EMBEDDED_LOCK_FILE, LOCK_HOLDER_ENV } from '../database/embedded-lock';
 
 /** Set in the environment of the child that prepares a fresh embedded data directory (and only there). */
 export const FIRST_START_CHILD_ENV = 'GLOSSA_FIRST_START_CHILD';
@@ -22,17 +25,33 @@ export function isFirstStartChild(env: NodeJS.ProcessEnv = process.env): boolean
  *
  * Only the embedded database: on PostgreSQL the server holds no database memory. A directory that exists
  * but was left half-prepared (the child killed) is finished in-process by the normal start, as before.
+ *
+ * This process takes the directory's lock before the child starts and keeps it after the child exits (the
+ * child works under it, LOCK_HOLDER_ENV), so an admin command started meanwhile waits for this server's admin
+ * channel instead of opening the directory itself in the gap between the child and the server.
  */
 export async function prepareFirstStart(config: AppConfig, entry: string): Promise<void> {
   if (config.databaseUrl || isFirstStartChild() || embeddedDataDirectoryExists(config.dataDir)) return;
-  const code = await new Promise<number | null>((resolve, reject) => {
-    // The child's log lines (migrations, "Demo project imported") are the first start's: shown as they are.
-    const child = spawn(process.execPath, [...process.execArgv, entry], {
-      env: { ...process.env, [FIRST_START_CHILD_ENV]: '1' },
-      stdio: 'inherit',
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const releaseLock = acquireLock(path.join(config.dataDir, EMBEDDED_LOCK_FILE));
+  let code: number | null;
+  try {
+    code = await new Promise<number | null>((resolve, reject) => {
+      // The child's log lines (migrations, "Demo project imported") are the first start's: shown as they are.
+      const child = spawn(process.execPath, [...process.execArgv, entry], {
+        env: { ...process.env, [FIRST_START_CHILD_ENV]: '1', [LOCK_HOLDER_ENV]: String(process.pid) },
+        stdio: 'inherit',
+      });
+      child.on('error', reject);
+      child.on('exit', (exitCode, signal) => resolve(signal ? 128 : exitCode));
     });
-    child.on('error', reject);
-    child.on('exit', (exitCode, signal) => resolve(signal ? 128 : exitCode));
-  });
-  if (code !== 0) throw new Error(`The first start (creating the embedded database in ${config.dataDir}) failed with exit code ${code}; see the messages above.`);
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+  // On success the lock stays: the server's own start (startEmbeddedDatabase) takes it over as its owner.
+  if (code !== 0) {
+    releaseLock();
+    throw new Error(`The first start (creating the embedded database in ${config.dataDir}) failed with exit code ${code}; see the messages above.`);
+  }
 }

@@ -22,17 +22,45 @@ async function progressBar(): Promise<ProgressBar> {
   return { update: (percent) => bar.update(percent), stop: () => bar.stop() };
 }
 
+/** How long a command waits for a starting server to open its admin channel (a first start imports the demo). */
+export const STARTING_SERVER_WAIT_MS = 120_000;
+const POLL_MS = 100;
+
+/**
+ * Waits until the server that owns DATA_DIR's lock opens its admin channel: a server takes the lock before it
+ * can answer (the first start holds it while its setup child builds the database, src/bootstrap/first-start.ts).
+ * Answers false when the owner went away or did not open a channel in time (e.g. another CLI command runs the
+ * database in-process); the command then runs here and reports the database as in use.
+ */
+async function waitForAdminChannel(dataDir: string, socketPath: string, owner: number, io: Output, waitMs: number): Promise<boolean> {
+  io.err(`Waiting for the server (process ${owner}) to finish starting…`);
+  const deadline = Date.now() + waitMs;
+  while (Date.now() < deadline) {
+    if (fs.existsSync(socketPath)) return true;
+    if (embeddedDatabaseOwner(dataDir) === null) return false;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  return fs.existsSync(socketPath);
+}
+
 /**
  * When a server has the embedded database under DATA_DIR open (its lock names a live process) and serves the
  * admin channel, runs the command there (src/cli/admin-channel.ts) and answers its exit code. Answers
  * undefined when the command should run in this process: PostgreSQL, no server running, or a server that does
- * not answer on the channel (the command then reports the database as in use, as before).
+ * not answer on the channel (the command then reports the database as in use, as before). A server still
+ * starting is waited for, up to `startingWaitMs`.
  */
-export async function forwardToRunningServer(config: AppConfig, argv: readonly string[], io: Output): Promise<number | undefined> {
+export async function forwardToRunningServer(
+  config: AppConfig,
+  argv: readonly string[],
+  io: Output,
+  startingWaitMs = STARTING_SERVER_WAIT_MS,
+): Promise<number | undefined> {
   if (config.databaseUrl) return undefined;
-  if (embeddedDatabaseOwner(config.dataDir) === null) return undefined;
+  const owner = embeddedDatabaseOwner(config.dataDir);
+  if (owner === null) return undefined;
   const socketPath = adminSocketPath(config.dataDir);
-  if (!fs.existsSync(socketPath)) return undefined;
+  if (!fs.existsSync(socketPath) && !(await waitForAdminChannel(config.dataDir, socketPath, owner, io, startingWaitMs))) return undefined;
   let bar: Promise<ProgressBar> | undefined;
   const code = await new Promise<number | undefined>((resolve) => {
     let answered = false;

@@ -1,5 +1,6 @@
 import { CommanderError } from 'commander';
 import { ConfigError, type AppConfig } from '../config/app-config';
+import { EmbeddedDatabaseInUseError } from '../database/embedded-lock';
 import { buildProgram, type CliBackend, type CliOutput } from './program';
 import { CliError } from './users';
 
@@ -18,7 +19,9 @@ export async function runCli(argv: readonly string[], config: () => AppConfig, i
       io.err(error.message);
       return 2;
     }
-    io.err(error instanceof CliError ? `error: ${error.message}` : String(error instanceof Error ? (error.stack ?? error.message) : error));
+    // Refusals meant for the operator print their message; anything else is a bug and keeps its stack.
+    const forOperator = error instanceof CliError || error instanceof EmbeddedDatabaseInUseError;
+    io.err(forOperator ? `error: ${error.message}` : String(error instanceof Error ? (error.stack ?? error.message) : error));
     return 1;
   }
 }

@@ -7,8 +7,20 @@ import * as path from 'node:path';
 /** Under DATA_DIR: holds the pid of the process that has the embedded database open. */
 export const EMBEDDED_LOCK_FILE = 'glossa.lock';
 
+/**
+ * Set by a lock holder in the environment of a child it hands the database to (the first start's setup child,
+ * src/bootstrap/first-start.ts): the holder's pid. The child then uses the directory under its parent's lock,
+ * so no other process (an admin CLI call, a second server) can take the directory between the child's exit
+ * and the server opening it.
+ */
+export const LOCK_HOLDER_ENV = 'GLOSSA_EMBEDDED_LOCK_HOLDER';
+
+/** Refusal to open an embedded database another live process has open; the message is for the operator. */
+export class EmbeddedDatabaseInUseError extends Error {}
+
 /** PGlite has no lock of its own: two processes on one directory silently lose data (§5). */
-export function acquireLock(lockPath: string): () => void {
+export function acquireLock(lockPath: string, env: NodeJS.ProcessEnv = process.env): () => void {
+  const holder = Number(env[LOCK_HOLDER_ENV]);
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
       const fd = fs.openSync(lockPath, 'wx');
@@ -18,10 +30,16 @@ export function acquireLock(lockPath: string): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const owner = Number(fs.readFileSync(lockPath, 'utf8').trim());
+      // Held for this process by its parent: the parent keeps the lock and releases it.
+      if (owner === holder && owner === process.ppid) return () => undefined;
       if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
-        throw new Error(`The embedded database in ${path.dirname(lockPath)} is in use by process ${owner}.`, { cause: error });
+        throw new EmbeddedDatabaseInUseError(
+          `The embedded database in ${path.dirname(lockPath)} is in use by process ${owner}. Stop that process, or let it run the command: a running server takes admin commands through its admin channel.`,
+          { cause: error },
+        );
       }
-      // The previous owner died without cleaning up (kill -9): the lock is stale.
+      // The previous owner died without cleaning up (kill -9): the lock is stale. Or this process holds it
+      // already (it prepared the first start, src/bootstrap/first-start.ts) and takes it over.
       fs.rmSync(lockPath, { force: true });
     }
   }

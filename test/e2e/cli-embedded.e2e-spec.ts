@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { createGitSandbox, type GitSandbox } from '../../src/vcs/testing/git-sandbox';
 import { compileServer, freePort, ServerProcess } from '../support/server-process';
-import { PATIENCE_MS } from '../support/wait';
+import { PATIENCE_MS, pollUntil } from '../support/wait';
 
 // Issue 15 "The first hour": the README's admin CLI commands work while `npm start` runs on the embedded
 // database. The server owns the database (PGlite has one session), so `node dist/cli.js` hands its command
@@ -26,6 +26,9 @@ describe('admin CLI while the embedded server runs', () => {
   let dataDir: string;
   let server: ServerProcess;
   let sandbox: GitSandbox;
+  /** `createadmin` run as soon as the fresh server held DATA_DIR, i.e. while its first start was still running. */
+  let duringFirstStart: CliRun;
+  let socketBeforeCommand: boolean;
 
   /** `npx glossa <args>` as an operator runs it beside the server: same DATA_DIR, no DATABASE_URL. */
   async function cli(...args: string[]): Promise<CliRun> {
@@ -56,7 +59,14 @@ describe('admin CLI while the embedded server runs', () => {
     });
     // The git sandbox is a local path, which only ALLOW_LOCAL_REPOSITORIES admits (README "Configuration").
     server = new ServerProcess(await freePort(), { DATA_DIR: dataDir, ALLOW_LOCAL_REPOSITORIES: 'true' }, undefined, READY_TIMEOUT_MS);
-    await server.start();
+    const ready = server.start();
+    // The server takes DATA_DIR's lock before its first-start child builds the database
+    // (src/bootstrap/first-start.ts); a command started from then on must wait for the admin channel.
+    const lockFile = path.join(dataDir, 'glossa.lock');
+    await pollUntil(async () => (existsSync(lockFile) && readFileSync(lockFile, 'utf8') === String(server.pid) ? true : undefined), 'the server holds the lock');
+    socketBeforeCommand = existsSync(path.join(dataDir, 'admin.sock'));
+    duringFirstStart = await cli('createadmin', '--username', 'early', '--email', 'early@example.org');
+    await ready;
   }, READY_TIMEOUT_MS + 120_000);
 
   afterAll(async () => {
@@ -69,6 +79,17 @@ describe('admin CLI while the embedded server runs', () => {
     const socket = path.join(dataDir, 'admin.sock');
     expect(statSync(socket).isSocket()).toBe(true);
     expect(statSync(socket).mode & 0o777).toBe(0o600);
+  });
+
+  it('a command started during the first start waits for the server and runs there', async () => {
+    expect(socketBeforeCommand).toBe(false);
+    // The wait is announced only if the command got there before the channel opened (a fast machine may not).
+    expect(duringFirstStart).toEqual({
+      code: 0,
+      stdout: expect.stringMatching(/^wlu_[A-Za-z0-9]{36}\n$/),
+      stderr: expect.stringMatching(/^(Waiting for the server \(process \d+\) to finish starting…\n)?Created superuser "early"\.\n$/),
+    });
+    expect((await apiGet('/api/users/early/', duringFirstStart.stdout.trim())).status).toBe(200);
   });
 
   it('createadmin and createtoken give working tokens for the running server', async () => {
