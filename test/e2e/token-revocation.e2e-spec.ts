@@ -125,6 +125,21 @@ const realPostgres = Boolean(process.env.GLOSSA_TEST_SERVER_URL);
     expect((await b.fetch('/api/users/target/notifications/', { headers: auth(key) })).status).toBe(404);
   });
 
+  it("hides a private project from a demoted superuser on the other process at once (superuser-hints.ts)", async () => {
+    const key = await createUser('erin');
+    await changeOnA(() => a.fetch('/api/users/erin/', { method: 'PATCH', headers: admin, body: JSON.stringify({ is_superuser: true }) }), 200);
+    const created = await a.fetch('/api/projects/', { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Hidden', slug: 'hidden', web: 'https://example.org/', access_control: 100 }) });
+    expect(created.status).toBe(201);
+    // Read twice: B now runs this token's scoped reads with the superuser's statement.
+    expect(await readOnB(key, '/api/projects/hidden/')).toBe(200);
+    // Demoted in the database directly: the notification must not be what makes B exact here.
+    await listener.query("UPDATE users SET is_superuser = false WHERE username = 'erin'");
+    const refused = await b.fetch('/api/projects/hidden/', { headers: auth(key) });
+    expect(refused.status).toBe(404);
+    expect(await refused.json()).toEqual({ detail: 'Not found.' });
+    expect((await b.fetch('/api/projects/hidden/', { headers: auth(key) })).status).toBe(404);
+  });
+
   it('takes a permission away on the other process when the user leaves the team that granted it', async () => {
     const key = await createUser('dave');
     const role = await a.fetch('/api/roles/', { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Create projects', permissions: ['project.add'] }) });

@@ -84,33 +84,56 @@ export interface ScopeIdsSql {
 const SCOPE_ID_PARAMETERS: ScopeIdsSql = { project: '$1::int', component: '$2::int', language: '$3::int' };
 
 /**
+ * Which ids a scope can have. A project's scope has no component and no language, a component's no language:
+ * for those the rules' parts about them are left out of the SQL (`c.id IS NULL` and `language IS NULL` would
+ * always hold), which gives the same answers from a plan PostgreSQL starts faster. Every per-request statement
+ * is a prepared plan whose nodes, used or not, are set up on each execution: the full rules made the project
+ * detail's access statement cost about 3× its SELECT (docs/performance.md, "Read floor, session 7").
+ */
+export interface ScopeShape {
+  component: boolean;
+  language: boolean;
+}
+
+const FULL_SCOPE: ScopeShape = { component: true, language: true };
+
+/**
  * One query for a scope: is it visible, and which permissions do the caller's teams grant on it. A team
  * grants on a component when it selects the component by hand, or (unrestricted components only) when it
  * selects the project; on a translation it must also select the language (all, or by hand).
  * By default the ids are the parameters $1 (project), $2 (component or null) and $3 (language or null);
- * `ids` names other SQL expressions for them (a lateral subquery's outer columns).
+ * `ids` names other SQL expressions for them (a lateral subquery's outer columns). With a `shape` that has
+ * no component (or no language), `ids.component` (`ids.language`) is not used: the scope has none.
  */
-export function scopeQuerySql(caller: ApiCaller | null, ids: ScopeIdsSql = SCOPE_ID_PARAMETERS): string {
+export function scopeQuerySql(caller: ApiCaller | null, ids: ScopeIdsSql = SCOPE_ID_PARAMETERS, shape: ScopeShape = FULL_SCOPE): string {
   const groups = callerGroupsSql(caller);
+  const visible = shape.component ? `(c.id IS NULL OR ${componentVisibleSql(caller, 'c', 'p')})` : 'TRUE';
+  const grants = shape.component
+    ? `(CASE
+         WHEN c.id IS NULL THEN ${groupSelectsProjectSql('g', 'p')}
+         WHEN c.restricted THEN EXISTS (SELECT 1 FROM group_components gc WHERE gc.group_id = g.id AND gc.component_id = c.id)
+         ELSE ${groupSelectsProjectSql('g', 'p')}
+           OR EXISTS (SELECT 1 FROM group_components gc WHERE gc.group_id = g.id AND gc.component_id = c.id)
+       END)`
+    : groupSelectsProjectSql('g', 'p');
+  const language = shape.language
+    ? `AND (${ids.language} IS NULL OR g.language_selection = 1
+            OR EXISTS (SELECT 1 FROM group_languages gl WHERE gl.group_id = g.id AND gl.language_id = ${ids.language}))`
+    : '';
+  const from = shape.component ? `projects p LEFT JOIN components c ON c.id = ${ids.component} AND c.project_id = p.id` : 'projects p';
   return `
     SELECT ${projectVisibleSql(caller, 'p')} AS project_visible,
-           (c.id IS NULL OR ${componentVisibleSql(caller, 'c', 'p')}) AS visible,
+           ${visible} AS visible,
            COALESCE((
              SELECT array_agg(DISTINCT perm) FROM groups g
                JOIN group_roles gr ON gr.group_id = g.id
                JOIN roles r ON r.id = gr.role_id
                CROSS JOIN LATERAL unnest(r.permissions) AS perm
               WHERE g.id IN (${groups})
-                AND (CASE
-                       WHEN c.id IS NULL THEN ${groupSelectsProjectSql('g', 'p')}
-                       WHEN c.restricted THEN EXISTS (SELECT 1 FROM group_components gc WHERE gc.group_id = g.id AND gc.component_id = c.id)
-                       ELSE ${groupSelectsProjectSql('g', 'p')}
-                         OR EXISTS (SELECT 1 FROM group_components gc WHERE gc.group_id = g.id AND gc.component_id = c.id)
-                     END)
-                AND (${ids.language} IS NULL OR g.language_selection = 1
-                     OR EXISTS (SELECT 1 FROM group_languages gl WHERE gl.group_id = g.id AND gl.language_id = ${ids.language}))
+                AND ${grants}
+                ${language}
            ), '{}') AS permissions
-      FROM projects p LEFT JOIN components c ON c.id = ${ids.component} AND c.project_id = p.id
+      FROM ${from}
      WHERE p.id = ${ids.project}`;
 }
 

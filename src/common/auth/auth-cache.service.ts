@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { NotificationListener } from '../../database/notification-listener';
 import { AUTH_CHANNEL, poolNotifications } from '../../database/pool-notifications';
+import { SuperuserHints } from './superuser-hints';
 import { TokenCache } from './token-cache';
 
 /**
@@ -16,6 +17,8 @@ import { TokenCache } from './token-cache';
 @Injectable()
 export class AuthCacheService implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly cache = new TokenCache();
+  /** Which statement a superuser's scoped request runs (superuser-hints.ts); needs no invalidation. */
+  readonly superusers = new SuperuserHints();
   private listener: NotificationListener | undefined;
   private readonly invalidate = (): void => this.cache.invalidate();
 

@@ -2,8 +2,9 @@ import type { DataSource } from 'typeorm';
 import { PreparedStatement } from '../../database/prepared-statement';
 import { notAuthenticated, notFound } from '../http/api-errors';
 import type { ApiCaller, RequestContext } from '../http/request-context';
-import { globalPermissionsSql, parameterizedCaller, scopeQuerySql } from './access-sql';
+import { globalPermissionsSql, parameterizedCaller, scopeQuerySql, type ScopeShape } from './access-sql';
 import type { DetailRead } from './read-with-access';
+import type { SuperuserHints } from './superuser-hints';
 import type { CachedCaller, TokenCache } from './token-cache';
 
 /** What the caller may do on the object the request path names; services ask it through ctx.can(). */
@@ -56,6 +57,21 @@ const SCOPE_LOOKUPS: Record<ScopeKind, (first: number) => string> = {
   addon: (n) => `SELECT a.project_id, a.component_id, NULL::int AS language_id FROM addons a WHERE a.id = $${n}`,
 };
 
+/**
+ * The ids each lookup can answer (access-sql.ts ScopeShape): a project has no component or language, and
+ * tasks and add-ons belong to a component or project; a change may name a translation.
+ */
+const SCOPE_SHAPES: Record<ScopeKind, ScopeShape> = {
+  project: { component: false, language: false },
+  component: { component: true, language: false },
+  translation: { component: true, language: true },
+  unit: { component: true, language: true },
+  suggestion: { component: true, language: true },
+  change: { component: true, language: true },
+  task: { component: true, language: false },
+  addon: { component: true, language: false },
+};
+
 /** The scope a path names and the lookup's parameters, or null when it names none (lists, the root, ...). */
 function scopeOf(resource: string | undefined, a: string | undefined, b: string | undefined, c: string | undefined): { kind: ScopeKind; params: string[] } | null {
   if (resource === 'projects' && a !== undefined) return { kind: 'project', params: [a] };
@@ -92,7 +108,7 @@ const CALLER_BY_TOKEN = `SELECT u.id, u.username, u.is_superuser, u.is_active FR
  * (docs/performance.md). The permission rules are those of access-sql.ts, written for a non-superuser with
  * the caller's id taken from the row; for superusers the answer is ignored (they see and may do everything).
  */
-function requestAccessSql(kind: ScopeKind | null, authenticated: boolean, detail: DetailRead | null = null): string {
+function requestAccessSql(kind: ScopeKind | null, authenticated: boolean, detail: DetailRead | null = null, forSuperuser = false): string {
   const first = authenticated ? 2 : 1;
   const ctes: string[] = [];
   const columns: string[] = [];
@@ -112,32 +128,40 @@ function requestAccessSql(kind: ScopeKind | null, authenticated: boolean, detail
     }
   } else {
     ctes.push(`scope AS (${SCOPE_LOOKUPS[kind](first)})`);
-    columns.push('scope.project_id, access.project_visible, access.visible, access.permissions');
-    joins.push('LEFT JOIN scope ON TRUE');
-    const ids = { project: 'scope.project_id', component: 'scope.component_id', language: 'scope.language_id' };
-    joins.push(`LEFT JOIN LATERAL (${scopeQuerySql(caller, ids)}) access ON scope.project_id IS NOT NULL`);
+    if (forSuperuser) {
+      // The caller's rights are not read: a superuser sees and may do everything (resolveRequestAccess checks
+      // that the row's caller is one, and asks again with the rights otherwise).
+      columns.push('scope.project_id, NULL::boolean AS project_visible, NULL::boolean AS visible, NULL::text[] AS permissions');
+      joins.push('LEFT JOIN scope ON TRUE');
+    } else {
+      columns.push('scope.project_id, access.project_visible, access.visible, access.permissions');
+      joins.push('LEFT JOIN scope ON TRUE');
+      const ids = { project: 'scope.project_id', component: 'scope.component_id', language: 'scope.language_id' };
+      joins.push(`LEFT JOIN LATERAL (${scopeQuerySql(caller, ids, SCOPE_SHAPES[kind])}) access ON scope.project_id IS NOT NULL`);
+    }
     if (detail !== null) columns.push(`(SELECT to_json(detail) FROM (${detail.sql(first)}) detail) AS detail`);
   }
   return `${ctes.length > 0 ? `WITH ${ctes.join(', ')} ` : ''}SELECT ${columns.join(', ')} FROM (SELECT 1) AS request ${joins.join(' ')}`;
 }
 
 const statements = new Map<string, PreparedStatement<AccessRow>>();
-// One statement per detail read and token presence; the reads are module constants (ReadWithAccess), so this
-// holds a fixed, small set of texts, as prepared statements must (prepared-statement.ts).
-const detailStatements = new Map<DetailRead, Map<boolean, PreparedStatement<AccessRow>>>();
+// One statement per detail read, token presence and superuser variant; the reads are module constants
+// (ReadWithAccess), so this holds a fixed, small set of texts, as prepared statements must (prepared-statement.ts).
+const detailStatements = new Map<DetailRead, Map<string, PreparedStatement<AccessRow>>>();
 
-function requestAccessStatement(kind: ScopeKind | null, authenticated: boolean, detail: DetailRead | null): PreparedStatement<AccessRow> {
+function requestAccessStatement(kind: ScopeKind | null, authenticated: boolean, detail: DetailRead | null, forSuperuser: boolean): PreparedStatement<AccessRow> {
+  const variant = `${authenticated}:${forSuperuser}`;
   if (detail !== null && kind === detail.kind) {
-    let byToken = detailStatements.get(detail);
-    if (byToken === undefined) detailStatements.set(detail, (byToken = new Map()));
-    let statement = byToken.get(authenticated);
-    if (statement === undefined) byToken.set(authenticated, (statement = new PreparedStatement<AccessRow>(requestAccessSql(kind, authenticated, detail))));
+    let byVariant = detailStatements.get(detail);
+    if (byVariant === undefined) detailStatements.set(detail, (byVariant = new Map()));
+    let statement = byVariant.get(variant);
+    if (statement === undefined) byVariant.set(variant, (statement = new PreparedStatement<AccessRow>(requestAccessSql(kind, authenticated, detail, forSuperuser))));
     return statement;
   }
-  const key = `${kind ?? 'none'}:${authenticated}`;
+  const key = `${kind ?? 'none'}:${variant}`;
   let statement = statements.get(key);
   if (statement === undefined) {
-    statement = new PreparedStatement<AccessRow>(requestAccessSql(kind, authenticated));
+    statement = new PreparedStatement<AccessRow>(requestAccessSql(kind, authenticated, null, forSuperuser));
     statements.set(key, statement);
   }
   return statement;
@@ -167,6 +191,12 @@ function cacheEntryOf(row: AccessRow | undefined): CachedCaller | undefined {
  * statement's answer refills it. Writes and scoped requests always read the token in their one statement:
  * there the join costs nothing beside the round trip they make anyway, and they are exact even in the
  * moment between a revocation's commit and its notification reaching this process.
+ *
+ * With `superusers` (superuser-hints.ts), a scoped request whose token last belonged to a superuser runs the
+ * statement without the caller's rights on the object, which a superuser's answer ignores and which cost most
+ * of the statement's time (docs/performance.md, "Read floor, session 7"). The hint only picks the statement:
+ * the token, its user's activity and superuser flag are still read in it, and when the user is no longer a
+ * superuser the request asks again with the rights, so every answer is the one the full statement gives.
  */
 export async function resolveRequestAccess(
   dataSource: DataSource,
@@ -176,6 +206,7 @@ export async function resolveRequestAccess(
   callerRequired: boolean,
   cache?: TokenCache,
   detail: DetailRead | null = null,
+  superusers?: SuperuserHints,
 ): Promise<void> {
   const parts = path.split('/').filter((part) => part !== '').map(decode);
   const [, resource, a, b, c] = parts;
@@ -197,7 +228,15 @@ export async function resolveRequestAccess(
     const queryParams = detail !== null && scope?.kind === detail.kind ? detailQueryParams(detail, ctx.query) : [];
     if (queryParams !== null) params.push(...queryParams);
     const ticket = cache?.beginFill();
-    [row] = await requestAccessStatement(scope?.kind ?? null, authenticated, queryParams === null ? null : detail).run(dataSource, params);
+    const kind = scope?.kind ?? null;
+    const read = queryParams === null ? null : detail;
+    const forSuperuser = kind !== null && tokenHash !== null && superusers?.has(tokenHash) === true;
+    [row] = await requestAccessStatement(kind, authenticated, read, forSuperuser).run(dataSource, params);
+    const activeCaller = row?.caller_id !== null && row?.caller_id !== undefined && row.is_active === true;
+    if (tokenHash !== null) superusers?.learn(tokenHash, activeCaller && row?.is_superuser === true);
+    // The token's user is no longer a superuser: its rights are needed. (An invalid token or an inactive user
+    // is refused below on this row, as on the full statement's.)
+    if (forSuperuser && activeCaller && row?.is_superuser !== true) [row] = await requestAccessStatement(kind, authenticated, read, false).run(dataSource, params);
     const entry = cacheable ? cacheEntryOf(row) : undefined;
     if (entry !== undefined) cache!.store(ticket!, tokenHash!, entry);
   }

@@ -1,4 +1,5 @@
 import type { DetailRead } from '../../common/auth/read-with-access';
+import { parsePageRequest } from '../../common/pagination/page-params';
 import { entityFromJson } from '../../database/entity-json';
 import { PreparedStatement } from '../../database/prepared-statement';
 import type { Component } from '../components/component.entity';
@@ -65,6 +66,37 @@ const COMPONENT_TRANSLATIONS = new PreparedStatement<ComponentListRow>(
     ORDER BY t.id`,
 );
 
+/** The same page as one row (the guard reads at most one): `items` holds the page's rows, null when empty. */
+interface ComponentPageRow {
+  project_slug: string;
+  component_slug: string;
+  total: number;
+  items: TranslationJsonRow[] | null;
+}
+
+/**
+ * The page read by the auth guard's statement (read-with-access.ts), as the units page is: the path's project
+ * and component, then the page size and offset from the query string. `page=last` needs the count first and a
+ * page parsePageRequest refuses is the handler's to answer, so both are left to the handler (null).
+ */
+export const COMPONENT_TRANSLATIONS_READ: DetailRead = {
+  kind: 'component',
+  sql: (n) =>
+    `SELECT p.slug AS project_slug, c.slug AS component_slug,
+            (SELECT count(*)::int FROM translations WHERE component_id = c.id) AS total,
+            (SELECT json_agg(json_build_object('t', to_json(t), 'last_change', t.last_change::text, 'l', to_json(l), 'last_author',
+                      CASE WHEN la.id IS NULL THEN NULL ELSE json_build_object('username', la.username, 'full_name', la.full_name) END) ORDER BY t.id)
+               FROM (SELECT * FROM translations tp WHERE tp.component_id = c.id ORDER BY tp.id LIMIT $${n + 2} OFFSET $${n + 3}) t
+               JOIN languages l ON l.id = t.language_id LEFT JOIN users la ON la.id = t.last_author_id) AS items
+       FROM components c JOIN projects p ON p.id = c.project_id
+      WHERE p.slug = $${n} AND c.slug = $${n + 1}`,
+  queryParams: (query) => {
+    const request = parsePageRequest(query);
+    if (request.page === 'last') return null;
+    return [request.size, (request.page - 1) * request.size];
+  },
+};
+
 type Db = Parameters<PreparedStatement<DetailRow>['run']>[0];
 
 function translationOf(row: TranslationJsonRow, component: Component): LoadedTranslation {
@@ -90,16 +122,23 @@ export async function readTranslationDetail(db: Db, prefetched: unknown, project
 }
 
 /**
- * One page of a component's translations and their count, or null when the component does not exist. The
+ * One page of a component's translations and their count, or null when the component does not exist: the
+ * row the guard read (`prefetched`, COMPONENT_TRANSLATIONS_READ) when there is one, else one statement. The
  * translations carry only the component's and project's slugs: the list leaves `component` out (§5.7).
  */
 export async function readComponentTranslations(
   db: Db,
+  prefetched: unknown,
   projectSlug: string,
   componentSlug: string,
   size: number,
   offset: number,
 ): Promise<{ count: number; items: LoadedTranslation[] } | null> {
+  const page = prefetched as ComponentPageRow | undefined;
+  if (page !== undefined) {
+    const component = { slug: page.component_slug, project: { slug: page.project_slug } } as Component;
+    return { count: page.total, items: (page.items ?? []).map((row) => translationOf(row, component)) };
+  }
   const rows = await COMPONENT_TRANSLATIONS.run(db, [projectSlug, componentSlug, size, offset]);
   if (rows.length === 0) return null;
   const component = { slug: rows[0].component_slug, project: { slug: rows[0].project_slug } } as Component;

@@ -6,7 +6,7 @@ import { ApiPaginatedResponse, ApiPagingQuery } from '../../common/openapi/api-p
 import { listEnvelope, ListEnvelope } from '../../common/pagination/list-envelope';
 import { parsePageRequest } from '../../common/pagination/page-params';
 import { TranslationResponse, toTranslationResponse } from './translation.response';
-import { TRANSLATION_DETAIL_READ } from './translation-read.statements';
+import { COMPONENT_TRANSLATIONS_READ, TRANSLATION_DETAIL_READ } from './translation-read.statements';
 import { LoadedTranslation, TranslationsService } from './translations.service';
 
 const toResponse = (ctx: RequestContext, item: LoadedTranslation, withComponent = true): TranslationResponse =>
@@ -60,6 +60,7 @@ export class TranslationsController {
 
   /** A component's translations, without the nested `component` (weblate-api.md §5.7). */
   @Get('components/:project/:component/translations')
+  @ReadWithAccess(COMPONENT_TRANSLATIONS_READ)
   @ApiOperation({ operationId: 'listComponentTranslations', summary: 'List the translations of a component' })
   @ApiPagingQuery()
   @ApiPaginatedResponse(TranslationResponse)
@@ -68,7 +69,7 @@ export class TranslationsController {
     @Param('project') project: string,
     @Param('component') component: string,
   ): Promise<ListEnvelope<TranslationResponse>> {
-    const { page, count, items } = await this.translations.listForComponent(project, component, parsePageRequest(ctx.query));
+    const { page, count, items } = await this.translations.listForComponent(project, component, parsePageRequest(ctx.query), ctx.prefetched);
     return listEnvelope(ctx, page, count, items.map((item) => toResponse(ctx, item, false)));
   }
 

@@ -47,11 +47,15 @@ export class TranslationsService {
     return { page, count, items };
   }
 
-  /** `/api/components/<p>/<c>/translations/`, ordered by id (§5.7). */
-  async listForComponent(projectSlug: string, componentSlug: string, pageRequest: PageRequest): Promise<TranslationPage> {
+  /**
+   * `/api/components/<p>/<c>/translations/`, ordered by id (§5.7). `prefetched`: the page the auth guard read
+   * (COMPONENT_TRANSLATIONS_READ), if any.
+   */
+  async listForComponent(projectSlug: string, componentSlug: string, pageRequest: PageRequest, prefetched?: unknown): Promise<TranslationPage> {
     // A numbered page is one statement (translation-read.statements.ts); `page=last` needs the count first.
     if (pageRequest.page !== 'last') {
-      const found = await readComponentTranslations(this.dataSource, projectSlug, componentSlug, pageRequest.size, (pageRequest.page - 1) * pageRequest.size);
+      const offset = (pageRequest.page - 1) * pageRequest.size;
+      const found = await readComponentTranslations(this.dataSource, prefetched, projectSlug, componentSlug, pageRequest.size, offset);
       if (found === null) throw notFound();
       // A page past the end is 404 `Invalid page.` (the rows read for it are empty and dropped).
       return { page: resolvePage(pageRequest, found.count), count: found.count, items: found.items };
