@@ -1,5 +1,4 @@
 import { Logger } from '@nestjs/common';
-import { execFile } from 'node:child_process';
 import {
   checkRepositoryHost,
   networkGitConfig,
@@ -8,11 +7,12 @@ import {
   type HostLookup,
   type RepositoryHostPolicy,
 } from './repository-host-policy';
+import { spawnThroughHelper } from './git-spawner';
 import { redactRepositoryUrl, redactRepositoryUrlsInText } from './repository-url-policy';
 
-// Every git invocation in Glossa goes through runGit: execFile with an argument array (never a shell), a
-// scrubbed environment, a timeout, and configuration that turns off everything a repository or a remote
-// could use to run code on this server.
+// Every git invocation in Glossa goes through runGit: execFile with an argument array (never a shell; run by
+// the small helper process of git-spawner.ts), a scrubbed environment, a timeout, and configuration that
+// turns off everything a repository or a remote could use to run code on this server.
 
 export const DEFAULT_GIT_TIMEOUT_MS = 5 * 60_000;
 const DEFAULT_MAX_BUFFER = 64 * 1024 * 1024;
@@ -200,34 +200,23 @@ export async function runGit(args: readonly string[], options: GitRunOptions = {
   }
 }
 
-function execGit(command: string, fullArgs: string[], options: GitRunOptions): Promise<GitResult> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      fullArgs,
-      {
-        cwd: options.cwd,
-        env: gitEnvironment(options.allowLocal ?? false, options.env),
-        timeout: options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
-        killSignal: 'SIGKILL',
-        maxBuffer: options.maxBuffer ?? DEFAULT_MAX_BUFFER,
-        encoding: 'utf8',
-        windowsHide: true,
-      },
-      (error, stdout, stderr) => {
-        if (!error) {
-          resolve({ stdout, stderr });
-          return;
-        }
-        const exitCode = typeof error.code === 'number' ? error.code : null;
-        const timedOut = error.killed === true && exitCode === null;
-        // A spawn failure (git missing, cwd gone) has no stderr; keep node's reason instead.
-        const errText = stderr || (exitCode === null && !timedOut ? error.message : '');
-        const clean = (text: string): string => withoutWorkingCopyPath(redactRepositoryUrlsInText(text), options.cwd);
-        reject(new GitCommandError(command, exitCode, clean(errText), clean(stdout ?? ''), timedOut));
-      },
-    );
+async function execGit(command: string, fullArgs: string[], options: GitRunOptions): Promise<GitResult> {
+  // Spawned by the helper process (git-spawner.ts), not by this large one; the same execFile options.
+  const { stdout, stderr, error } = await spawnThroughHelper({
+    file: 'git',
+    args: fullArgs,
+    cwd: options.cwd,
+    env: gitEnvironment(options.allowLocal ?? false, options.env),
+    timeout: options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
+    maxBuffer: options.maxBuffer ?? DEFAULT_MAX_BUFFER,
   });
+  if (!error) return { stdout, stderr };
+  const exitCode = typeof error.code === 'number' ? error.code : null;
+  const timedOut = error.killed && exitCode === null;
+  // A spawn failure (git missing, cwd gone) has no stderr; keep node's reason instead.
+  const errText = stderr || (exitCode === null && !timedOut ? error.message : '');
+  const clean = (text: string): string => withoutWorkingCopyPath(redactRepositoryUrlsInText(text), options.cwd);
+  throw new GitCommandError(command, exitCode, clean(errText), clean(stdout ?? ''), timedOut);
 }
 
 /**
