@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
@@ -47,12 +47,15 @@ export interface PoReport {
   loadAverage: number[];
 }
 
-const EDITS = 7;
+// 15 rounds: the median of 7 moved by 100 ms and more between runs of one build on the shared machine.
+const EDITS = 15;
 const run = promisify(execFile);
 
 /**
- * CPU seconds (user + system, all threads) a process has used, from /proc (Linux); null elsewhere. On a loaded
- * machine wall time mostly measures waiting for a core, CPU time what the work itself costs.
+ * CPU seconds (user + system, all threads) a process and its live descendants have used, from /proc (Linux);
+ * null elsewhere. On a loaded machine wall time mostly measures waiting for a core, CPU time what the work
+ * itself costs. The descendants count because git runs in Glossa's git helper process (src/vcs/git-spawner.ts):
+ * its git processes' CPU lands in the helper's cutime, not in the server's until the helper exits.
  */
 async function cpuSeconds(pid: number): Promise<number | null> {
   try {
@@ -60,10 +63,22 @@ async function cpuSeconds(pid: number): Promise<number | null> {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // utime, stime, cutime, cstime (fields 14 to 17 of proc_pid_stat(5): the process's threads and the child
     // processes it waited for, i.e. git) in clock ticks; Linux's USER_HZ is 100.
-    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
+    let seconds = (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
+    for (const child of await childPids(pid)) seconds += (await cpuSeconds(child)) ?? 0;
+    return seconds;
   } catch {
     return null;
   }
+}
+
+/** Live child processes of `pid` (every thread's `children` list, proc(5)). */
+async function childPids(pid: number): Promise<number[]> {
+  const children: number[] = [];
+  for (const tid of await readdir(`/proc/${pid}/task`).catch(() => [] as string[])) {
+    const text = await readFile(`/proc/${pid}/task/${tid}/children`, 'utf8').catch(() => '');
+    children.push(...text.split(' ').filter(Boolean).map(Number));
+  }
+  return children;
 }
 
 function selfCpuMs(): number {
