@@ -47,6 +47,13 @@ describe('GitSpawner', () => {
 
     const limited = await spawner.run({ ...request(['help', '-a']), maxBuffer: 10 });
     expect(limited.error?.code).toBe('ERR_CHILD_PROCESS_STDIO_MAXBUFFER');
+
+    // An argument execFile refuses before starting anything fails that request only.
+    const helper = spawner.helperPid;
+    const refused = await spawner.run(request(['status', 'a\u0000b']));
+    expect(refused.error).toMatchObject({ code: null, killed: false, message: expect.stringContaining('null bytes') });
+    expect((await spawner.run(request(['--version']))).error).toBeNull();
+    expect(spawner.helperPid).toBe(helper);
   });
 
   it('kills a git past its timeout', async () => {

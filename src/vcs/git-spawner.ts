@@ -63,18 +63,27 @@ function helperProgram(): void {
   let closing = false;
   process.on('message', (request: { id: number } & SpawnRequest) => {
     if (closing) return;
+    const reply = (outcome: SpawnOutcome): void => {
+      if (process.connected) process.send!({ id: request.id, ...outcome });
+    };
+    let child;
+    try {
+      child = execFile(
+        request.file,
+        request.args,
+        { cwd: request.cwd, env: request.env, timeout: request.timeout, killSignal: 'SIGKILL', maxBuffer: request.maxBuffer, encoding: 'utf8', windowsHide: true },
+        (error, stdout, stderr) => {
+          running -= 1;
+          reply({ stdout, stderr, error: error ? { code: (error.code as number | string | undefined) ?? null, killed: error.killed === true, message: error.message } : null });
+          if (closing && running === 0) process.exit(0);
+        },
+      );
+    } catch (error) {
+      // Arguments execFile refuses outright (a NUL byte): that request fails, the helper goes on.
+      reply({ stdout: '', stderr: '', error: { code: null, killed: false, message: (error as Error).message } });
+      return;
+    }
     running += 1;
-    const child = execFile(
-      request.file,
-      request.args,
-      { cwd: request.cwd, env: request.env, timeout: request.timeout, killSignal: 'SIGKILL', maxBuffer: request.maxBuffer, encoding: 'utf8', windowsHide: true },
-      (error, stdout, stderr) => {
-        running -= 1;
-        const failure = error ? { code: (error.code as number | string | undefined) ?? null, killed: error.killed === true, message: error.message } : null;
-        if (process.connected) process.send!({ id: request.id, stdout, stderr, error: failure });
-        if (closing && running === 0) process.exit(0);
-      },
-    );
     if (child.pid !== undefined && process.connected) process.send!({ id: request.id, pid: child.pid });
   });
   process.on('disconnect', () => {
