@@ -24,9 +24,19 @@ describe('serializeJson markers', () => {
     expect(JSON.parse(serializeJson(lookalikes))).toEqual(lookalikes);
   });
 
-  it('writes non-finite percentages as null and gives BigInt no lasting toJSON', () => {
+  it('writes non-finite percentages as null', () => {
     expect(serializeJson({ p: new OneDecimal(Number.NaN), n: Number.POSITIVE_INFINITY })).toBe('{"p":null,"n":null}');
-    expect((BigInt.prototype as { toJSON?: unknown }).toJSON).toBeUndefined();
+  });
+
+  it('turns bigints into markers only inside serializeJson: JSON.stringify elsewhere still refuses them', () => {
+    expect(serializeJson({ n: 1n })).toBe('{"n":1}');
+    expect(() => JSON.stringify({ n: 1n })).toThrow(new TypeError('Do not know how to serialize a BigInt'));
+    expect(Object.keys(BigInt.prototype)).toEqual([]);
+  });
+
+  it('a nested call does not end the outer one', () => {
+    const inner = { toJSON: () => serializeJson({ a: 2n }) };
+    expect(serializeJson({ inner, after: 3n })).toBe('{"inner":"{\\"a\\":2}","after":3}');
   });
 
   it('writes nested bigints and dates like the rest of the API', () => {

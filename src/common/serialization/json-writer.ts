@@ -22,11 +22,30 @@ export class OneDecimal {
   }
 }
 
-type BigIntWithJson = { toJSON?: () => string };
+type BigIntWithJson = { toJSON?: (this: bigint) => string };
 
-function bigintToJson(this: bigint): string {
-  return MARKER_PREFIX + this.toString();
-}
+/** How many serializeJson calls are running (the calls are synchronous; a nested one must not end the outer). */
+let serializing = 0;
+
+/**
+ * BigInt.prototype.toJSON is installed once, at load, and writes the marker only while serializeJson runs;
+ * anywhere else it behaves as before (a toJSON someone else installed first, or JSON.stringify's own
+ * TypeError). It used to be added and deleted around every call: each change of BigInt.prototype's shape
+ * threw away the optimised code of every function using bigints (V8 "code dependencies" deopts, traced with
+ * --trace-deopt), so toUnitResponse and UnitLinks.web ran unoptimised and a 200-unit page took about 5 ms
+ * to build instead of 0.3 ms (docs/performance.md, "Search CPU").
+ */
+const otherBigIntJson = (BigInt.prototype as BigIntWithJson).toJSON;
+Object.defineProperty(BigInt.prototype, 'toJSON', {
+  configurable: true,
+  writable: true,
+  enumerable: false,
+  value: function bigintToJson(this: bigint): string {
+    if (serializing > 0) return MARKER_PREFIX + this.toString();
+    if (otherBigIntJson !== undefined) return otherBigIntJson.call(this);
+    throw new TypeError('Do not know how to serialize a BigInt');
+  },
+});
 
 /**
  * Compact JSON as DRF renders it, plus two things JSON.stringify cannot do: `bigint` values become exact
@@ -35,19 +54,16 @@ function bigintToJson(this: bigint): string {
  *
  * The native JSON.stringify does the work (a hand-written walker that stringified each string on its own
  * cost 0.5 ms of a 50-unit page, docs/performance.md): bigints and OneDecimals turn into marker strings
- * through toJSON, and one pass over the output replaces each marker with its bare number. BigInt gets its
- * toJSON only for the duration of the (synchronous) call, so nothing else in the process sees it.
+ * through toJSON, and one pass over the output replaces each marker with its bare number. A bigint becomes
+ * a marker only inside this (synchronous) call, so nothing else in the process sees one.
  */
 export function serializeJson(value: unknown): string {
-  const prototype = BigInt.prototype as BigIntWithJson;
-  const previous = prototype.toJSON;
-  prototype.toJSON = bigintToJson;
   let text: string | undefined;
+  serializing += 1;
   try {
     text = JSON.stringify(value);
   } finally {
-    if (previous === undefined) delete prototype.toJSON;
-    else prototype.toJSON = previous;
+    serializing -= 1;
   }
   if (text === undefined) return 'null';
   return text.includes(MARKER_PREFIX.slice(1)) ? text.replace(MARKER_PATTERN, '$1') : text;

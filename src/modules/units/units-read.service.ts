@@ -162,7 +162,7 @@ export class UnitsReadService {
     const translation = await this.lookup.translation(projectSlug, componentSlug, languageCode);
     const params: unknown[] = [translation.id];
     const search = compileRequestSearch(query.q, params);
-    return this.page(search ? `u.translation_id = $1 AND ${search.sql}` : 'u.translation_id = $1', params, 'u.position, u.id', pageRequest, search);
+    return this.page(search ? `u.translation_id = $1 AND ${search.sql}` : 'u.translation_id = $1', params, ['position', 'id'], pageRequest, search);
   }
 
   /**
@@ -192,7 +192,7 @@ export class UnitsReadService {
     // Only units of components the caller can see (src/common/auth/access-sql.ts), as a filter on units
     // against the visible translation ids computed once per statement, never a join the planner could
     // repeat per component (issue 10 item 5).
-    return this.page(`(${search?.sql ?? 'TRUE'}) AND ${translationIdVisibleSql(caller, 'u.translation_id')}`, params, 'u.id', pageRequest, search);
+    return this.page(`(${search?.sql ?? 'TRUE'}) AND ${translationIdVisibleSql(caller, 'u.translation_id')}`, params, ['id'], pageRequest, search);
   }
 
   /** `prefetched`: the row the auth guard read (UNIT_DETAIL_READ), if any. */
@@ -208,20 +208,63 @@ export class UnitsReadService {
    * the outer query), then only those rows are joined to their translation, component, project and language.
    * Joined before the LIMIT, a misestimated join read every unit once per component (issue 10 item 5: a search
    * over 20 components took 1.2 s instead of 1 ms), and an OFFSET joined each skipped row before dropping it;
-   * now a deep page walks the index of its order for the skipped ids only.
+   * now a deep page walks the index of its order for the skipped ids only. `order`: unit columns, ending with
+   * `id` so the order is total.
    */
-  private page(where: string, params: unknown[], order: string, pageRequest: PageRequest, search: CompiledSearch | null): Promise<UnitPage> {
-    return runSearch(this.dataSource, search, this.config.searchRegexTimeoutMs, (db) => this.readPage(db, where, params, order, pageRequest));
+  private page(where: string, params: unknown[], order: readonly string[], pageRequest: PageRequest, search: CompiledSearch | null): Promise<UnitPage> {
+    return runSearch(this.dataSource, search, this.config.searchRegexTimeoutMs, async (db) => {
+      if (search !== null) {
+        const found = await this.readSmallSearch(db, where, params, order, pageRequest);
+        if (found !== null) return found;
+      }
+      return this.readPage(db, where, params, order, pageRequest);
+    });
   }
 
-  private async readPage(db: DataSource | EntityManager, where: string, params: unknown[], order: string, pageRequest: PageRequest): Promise<UnitPage> {
+  private async readPage(db: DataSource | EntityManager, where: string, params: unknown[], order: readonly string[], pageRequest: PageRequest): Promise<UnitPage> {
     const [{ count }]: Array<{ count: number }> = await db.query(`SELECT count(*)::int AS count FROM units u WHERE ${where}`, params);
     const page = resolvePage(pageRequest, count);
+    const orderBy = columnsOf('u', order);
     const sql = `WITH page AS MATERIALIZED (
-                   SELECT u.id FROM units u WHERE ${where} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}
+                   SELECT u.id FROM units u WHERE ${where} ORDER BY ${orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}
                  )${UNIT_PAGE_SELECT}
-                 ORDER BY ${order}`;
+                 ORDER BY ${orderBy}`;
     const rows: UnitRow[] = await db.query(sql, [...params, page.size, page.offset]);
     return { page, count, rows };
   }
+
+  /**
+   * A search's count and page in one statement, from the first SEARCH_SET_CAP + 1 matching units in the page's
+   * order. A search whose matches the database must all collect before it can order them (a text search
+   * through source units: `source:"word"` finds 500 source units, then their 2,500 translations) used to do
+   * that twice, for the count and for the page; now once (docs/performance.md, "Search CPU"). When more units
+   * match, the page is still right (it lies within the first ones) and only the count is read again, which
+   * costs an index-ordered search (`state:`, `has:check`) the walk over those ids, about 0.5 ms. Null for
+   * what this cannot answer: `page=last`, a page past the cap, an empty page after the first (count and 404
+   * decided by readPage).
+   */
+  private async readSmallSearch(db: DataSource | EntityManager, where: string, params: unknown[], order: readonly string[], pageRequest: PageRequest): Promise<UnitPage | null> {
+    if (pageRequest.page === 'last') return null;
+    const offset = (pageRequest.page - 1) * pageRequest.size;
+    if (offset + pageRequest.size > SEARCH_SET_CAP) return null;
+    const sql = `WITH matched AS MATERIALIZED (
+                   SELECT ${columnsOf('u', order)} FROM units u WHERE ${where} ORDER BY ${columnsOf('u', order)} LIMIT ${SEARCH_SET_CAP + 1}
+                 ), page AS MATERIALIZED (
+                   SELECT m.id FROM matched m ORDER BY ${columnsOf('m', order)} LIMIT $${params.length + 1} OFFSET $${params.length + 2}
+                 )
+                 SELECT r.*, (SELECT count(*) FROM matched)::int AS matched_count FROM (${UNIT_PAGE_SELECT}) r
+                 ORDER BY ${columnsOf('r', order)}`;
+    const rows: Array<UnitRow & { matched_count?: number }> = await db.query(sql, [...params, pageRequest.size, offset]);
+    // No row on page 1: nothing matches. On a later page: past the end (404) or past the cap; readPage decides.
+    if (rows.length === 0) return offset === 0 ? { page: resolvePage(pageRequest, 0), count: 0, rows } : null;
+    const matched = rows[0].matched_count!;
+    for (const row of rows) delete row.matched_count;
+    const count = matched <= SEARCH_SET_CAP ? matched : (await db.query(`SELECT count(*)::int AS count FROM units u WHERE ${where}`, params))[0].count;
+    return { page: resolvePage(pageRequest, count), count, rows };
+  }
 }
+
+/** How many matching units readSmallSearch collects to count a search and take its page in one statement. */
+const SEARCH_SET_CAP = 5000;
+
+const columnsOf = (alias: string, columns: readonly string[]): string => columns.map((column) => `${alias}.${column}`).join(', ');
