@@ -2,7 +2,7 @@
 // statements that send tens of thousands of elements. node-postgres turns a JS array into the same text
 // itself, but element by element through its generic value conversion and string concatenation; at 10,000
 // elements per array that was a visible share of a bulk request's CPU and garbage (docs/performance.md,
-// "Bulk translate, session 7"). PostgreSQL reads the literal exactly as it reads the driver's.
+// "Bulk translate CPU per request"). PostgreSQL reads the literal exactly as it reads the driver's.
 
 /** `{1,2,3}`: integers (or their decimal text, as bigint ids are read) need no quoting. */
 export function numberArrayLiteral(values: ReadonlyArray<number | string>): string {

@@ -5,7 +5,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * the new rows. It scanned the transition table seven times (two counting passes, then one `IN (SELECT …
  * FROM added)` per parent table), each pass reading every new row in full, details included: about 3 ms
  * per pass for the 10,000 rows of a bulk translate, a third of the trigger's time besides the unit locks
- * (auto_explain, docs/performance.md "Bulk translate, session 7"). Now one aggregate collects the distinct
+ * (auto_explain, docs/performance.md "Bulk translate CPU per request"). Now one aggregate collects the distinct
  * ids of each reference as arrays, and each parent is locked by `id = ANY(ids)`. Same locks (FOR KEY SHARE
  * of every named parent), same 23503 errors and messages.
  */
