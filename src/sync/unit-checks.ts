@@ -38,27 +38,23 @@ export interface CheckContextRow {
   has_checks: boolean;
 }
 
-export const CHECK_CONTEXT_SELECT = checkContextSelect(true);
-
 /**
- * CHECK_CONTEXT_SELECT, or (`siblings` false) the same columns with `has_siblings` false for every row, for a
- * caller that has established that no other component of the project has a translation in this language: the
- * sibling lookup is then a subplan run once per unit that finds nothing (bulk translate, 10,000 units).
+ * SQL: another component of the project has unit `unit`'s string (same key and source) in this language. Only
+ * then can an edit change an `inconsistent` result, its own or a sibling's (same lookup as unitsWithSiblings).
+ * The other arguments are SQL expressions of the unit's language, project and component.
  */
-export function checkContextSelect(siblings: boolean): string {
-  const hasSiblings = siblings
-    ? `-- Another component of the project has this string in this language: only then can the edit change
-         -- an \`inconsistent\` result, its own or a sibling's (same lookup as unitsWithSiblings).
-         EXISTS (SELECT 1 FROM components c2
-                   JOIN translations t2 ON t2.component_id = c2.id AND t2.language_id = t.language_id
-                   JOIN units s ON s.translation_id = t2.id AND s.id_hash = u.id_hash AND s.source = u.source
-                  WHERE c2.project_id = c.project_id AND c2.id <> c.id)`
-    : 'false';
-  return `
+export function siblingsExistSql(unit: string, languageId: string, projectId: string, componentId: string): string {
+  return `EXISTS (SELECT 1 FROM components c2
+                   JOIN translations t2 ON t2.component_id = c2.id AND t2.language_id = ${languageId}
+                   JOIN units s ON s.translation_id = t2.id AND s.id_hash = ${unit}.id_hash AND s.source = ${unit}.source
+                  WHERE c2.project_id = ${projectId} AND c2.id <> ${componentId})`;
+}
+
+export const CHECK_CONTEXT_SELECT = `
   SELECT u.id, u.translation_id, u.id_hash, u.context, u.source, u.target, u.state, u.flags, u.extra_flags,
          COALESCE(su.extra_flags, '') AS source_extra_flags, c.check_flags, c.file_format, c.enforced_checks,
          l.code AS language_code, sl.code AS source_language_code, t.is_source,
-         ${hasSiblings} AS has_siblings,
+         ${siblingsExistSql('u', 't.language_id', 'c.project_id', 'c.id')} AS has_siblings,
          EXISTS (SELECT 1 FROM checks ch WHERE ch.unit_id = u.id) AS has_checks
     FROM units u
     JOIN translations t ON t.id = u.translation_id
@@ -66,7 +62,6 @@ export function checkContextSelect(siblings: boolean): string {
     JOIN languages l ON l.id = t.language_id
     JOIN languages sl ON sl.id = c.source_language_id
     LEFT JOIN units su ON su.id = u.source_unit_id AND su.id <> u.id`;
-}
 
 /** The settings every unit of one translation shares. */
 export interface TranslationCheckSettings {

@@ -299,6 +299,39 @@ describe('bulk edits', () => {
       await app.http().post(bulkTranslate(content, 'cs')).set(...admin).send([1]).expect(400);
     });
 
+    it('stores any text exactly, and keeps the checks of the edited strings and of the same strings in other components', async () => {
+      const content = await seed();
+      const cs = content.translations[0];
+      // The same strings in another component of the project: `inconsistent` ties them to these.
+      const other = await createTranslatedComponent(ds, { languages: ['cs'], units: 7, inProject: content.project });
+      const otherCs = other.translations[0];
+      const send = (items: unknown[]) => app.http().post(bulkTranslate(content, 'cs')).set(...admin).send({ items }).expect(200);
+      await send([{ id: Number(cs.unitIds[3]), target: ['Konec!'], state: 20 }]);
+      expect(await checkNames(cs.unitIds[3])).toEqual(['end_exclamation']);
+      const before = await lastChangeId();
+      // Quotes, backslashes, braces, commas and the word NULL: what an array literal has to escape.
+      const quoted = 'Řekl "ahoj" \\ {a,b} NULL \\"';
+      const response = await send([
+        { id: Number(cs.unitIds[1]), target: [quoted], state: 20 },
+        { id: Number(cs.unitIds[3]), target: ['Konec'], state: 20 },
+        { id: Number(cs.unitIds[0]), target: ['Jiný'], state: 20 },
+      ]);
+      expect(response.body).toMatchObject({ updated: 3, failed: 0 });
+      expect((await units(cs.id)).map((u) => u.target).slice(0, 4)).toEqual(['Jiný', quoted, `[cs] ${content.strings[2].source}`, 'Konec']);
+      const history = await changesSince(cs.id, before);
+      expect(history.map((c) => [c.action, c.target, c.old])).toEqual([
+        [5, quoted, ''],
+        [2, 'Konec', 'Konec!'],
+        [2, 'Jiný', `[cs] ${content.strings[0].source}`],
+      ]);
+      expect(history[0].details).toEqual({ state: 20, old_state: 0, source: content.strings[1].source, context: content.strings[1].context });
+      // The fixed text lost its check; the changed one now differs from the other component's translation.
+      expect(await checkNames(cs.unitIds[3])).toEqual([]);
+      expect(await checkNames(cs.unitIds[0])).toEqual(['inconsistent']);
+      expect(await checkNames(otherCs.unitIds[0])).toEqual(['inconsistent']);
+      await expectExactStatistics(cs.id);
+    });
+
     it('runs alongside single edits of the same translation: every request succeeds and the statistics stay exact', async () => {
       const content = await seed({ units: 40 });
       const cs = content.translations[0];

@@ -20,6 +20,7 @@ import { ChangeFeedHorizon1796650000000 } from './1796650000000-ChangeFeedHorizo
 import { ChangeReferenceTriggers1796670000000 } from './1796670000000-ChangeReferenceTriggers';
 import { SourceTrigramsOnSourceUnits1796670000001 } from './1796670000001-SourceTrigramsOnSourceUnits';
 import { Labels1796700000000 } from './1796700000000-Labels';
+import { ChangeReferenceCheckOnePass1796700600000 } from './1796700600000-ChangeReferenceCheckOnePass';
 
 // Migrations are listed as classes, not by glob, so the same list works under tsc output and ts-jest
 // (stack-evaluation.md §8.4). Append new ones at the end.
@@ -46,4 +47,5 @@ export const MIGRATIONS: Function[] = [
   ChangeReferenceTriggers1796670000000,
   SourceTrigramsOnSourceUnits1796670000001,
   Labels1796700000000,
+  ChangeReferenceCheckOnePass1796700600000,
 ];
