@@ -202,7 +202,7 @@ describe('operations: JSON logs with request ids, graceful shutdown', () => {
     const { port } = (glossa.app.getHttpServer() as import('node:http').Server).address() as { port: number };
     const inFlight = http().get('/api/projects/').set('X-Request-Id', 'in-flight').then((r) => r);
     await eventually(async () => {
-      const rows = await blocker.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'projects'::regclass`);
+      const rows = await blocker.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'projects'::regclass AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`);
       return rows.rows[0].n > 0;
     }, 'the in-flight request waiting for the lock');
     let closed = false;

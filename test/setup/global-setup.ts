@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
-import { startEmbeddedDatabase } from '../../src/database/embedded-database';
+import { type EmbeddedDatabase, startEmbeddedDatabase } from '../../src/database/embedded-database';
 import { quoteIdent, serverUrlFromEnv, withClient, withDatabase } from '../support/database-server';
 import { globalState } from './global-state';
 
@@ -9,12 +9,18 @@ import { globalState } from './global-state';
  * database cloned from it (architecture.md "Tests"); on the embedded database (no DATABASE_URL) there is
  * one session only, so each test file resets the schema instead (test/support/test-database.ts).
  */
-export default async function globalSetup(): Promise<void> {
+export default async function globalSetup(globalConfig: { maxWorkers: number }): Promise<void> {
   const serverUrl = serverUrlFromEnv();
   if (!serverUrl) {
-    const embedded = await startEmbeddedDatabase('memory://', 8);
-    globalState.closeEmbedded = embedded.close;
-    process.env.GLOSSA_TEST_EMBEDDED_URL = embedded.url;
+    // One PGlite per Jest worker: PGlite serves a single session, and each file resets its schema, so two
+    // workers must never share one. Worker n (JEST_WORKER_ID) uses the n-th URL of the space-separated list
+    // (test/support/test-database.ts); suites only test whether the variable is set.
+    const instances: EmbeddedDatabase[] = [];
+    for (let worker = 0; worker < Math.max(1, globalConfig.maxWorkers); worker++) instances.push(await startEmbeddedDatabase('memory://', 8));
+    globalState.closeEmbedded = async () => {
+      for (const instance of instances) await instance.close();
+    };
+    process.env.GLOSSA_TEST_EMBEDDED_URL = instances.map((instance) => instance.url).join(' ');
     return;
   }
   const template = `glossa_test_tpl_${process.pid}_${Date.now()}`;

@@ -1,5 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { open, readFile, unlink } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -21,8 +23,58 @@ function startFlags(): string[] {
   return words.slice(1, -1);
 }
 
+/**
+ * Whether a process with this id still runs (signal 0 only checks). EPERM means it runs under another user.
+ */
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Runs `work` while holding a lock file of this checkout, so that two Jest workers never run the build at
+ * the same time (jest.config.cjs runs two on PostgreSQL): a second `tsc` would rewrite dist/ while the first
+ * worker's server processes load it. The second worker waits for the first to finish (an event: the lock
+ * file disappears), then finds dist/ up to date. A lock left by a killed worker is taken over once its
+ * process is gone. The lock lives in the temp directory, named after the checkout, like the parse worker's
+ * transpiled copy (src/formats/parse-worker/worker-script.ts).
+ */
+async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
+  const lockFile = path.join(os.tmpdir(), `glossa-build-${createHash('sha256').update(ROOT).digest('hex').slice(0, 16)}.lock`);
+  await pollUntil(
+    async () => {
+      try {
+        const handle = await open(lockFile, 'wx');
+        await handle.writeFile(String(process.pid));
+        await handle.close();
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        const holder = Number((await readFile(lockFile, 'utf8').catch(() => '')).trim());
+        // An empty file is a holder that has not written its id yet; a dead holder's lock is removed.
+        if (holder > 0 && !processRuns(holder)) await unlink(lockFile).catch(() => undefined);
+        return undefined;
+      }
+    },
+    `the build lock ${lockFile} (held by another Jest worker's compile)`,
+  );
+  try {
+    return await work();
+  } finally {
+    await unlink(lockFile).catch(() => undefined);
+  }
+}
+
 /** Compiles the current sources into dist/ (`npm run build`), so the processes run what the tests read. */
 export async function compileServer(): Promise<void> {
+  await withBuildLock(runBuildIfChanged);
+}
+
+async function runBuildIfChanged(): Promise<void> {
   try {
     // The same step as `npm start`: compiles only when src/ changed since the last build, so the test files
     // that start a compiled server after the first one do not pay for tsc again.

@@ -10,6 +10,20 @@ export interface TestDatabase {
 }
 
 /**
+ * The embedded database of this Jest worker: the global setup starts one PGlite per worker (a PGlite serves
+ * one session, and each file resets its schema), and Jest numbers its workers from 1 (JEST_WORKER_ID, kept
+ * when a worker is replaced after `workerIdleMemoryLimit`).
+ */
+function embeddedUrlOfThisWorker(): string {
+  const urls = (process.env.GLOSSA_TEST_EMBEDDED_URL ?? '').split(' ').filter(Boolean);
+  if (urls.length === 0) throw new Error('The test global setup did not prepare a database (jest.config.cjs globalSetup).');
+  const worker = Number(process.env.JEST_WORKER_ID ?? '1');
+  const url = urls[worker - 1];
+  if (!url) throw new Error(`Jest worker ${worker} has no embedded database: the global setup started ${urls.length} (one per worker of maxWorkers).`);
+  return url;
+}
+
+/**
  * A fresh, migrated database for one test file. On PostgreSQL it is a new database cloned from the run's
  * template (fast, isolated); on the embedded database the single schema is dropped and migrated again.
  */
@@ -18,9 +32,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const template = process.env.GLOSSA_TEST_TEMPLATE_DB;
   if (serverUrl && template) {
     const name = `glossa_test_${randomBytes(6).toString('hex')}`;
-    await withClient(serverUrl, (client) =>
-      client.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(template)}`),
-    );
+    await withClient(serverUrl, async (client) => {
+      await client.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(template)}`);
+      // Commits of this throw-away database do not wait for the WAL to reach the disk: on this machine a
+      // commit took 2–3 ms with the flush and 0.3 ms without (docs/performance.md "npm test in parallel"),
+      // and every write request commits at least once. Only a crash of PostgreSQL itself could lose such a
+      // commit, which no test causes (the durability suites kill Glossa, not the database server).
+      await client.query(`ALTER DATABASE ${quoteIdent(name)} SET synchronous_commit = off`);
+    });
     return {
       url: withDatabase(serverUrl, name),
       drop: () =>
@@ -29,8 +48,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
         ),
     };
   }
-  const embeddedUrl = process.env.GLOSSA_TEST_EMBEDDED_URL;
-  if (!embeddedUrl) throw new Error('The test global setup did not prepare a database (jest.config.cjs globalSetup).');
+  const embeddedUrl = embeddedUrlOfThisWorker();
   await withClient(embeddedUrl, (client) => client.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public'));
   const dataSource = new DataSource(buildDataSourceOptions(embeddedUrl, 1));
   await dataSource.initialize();
