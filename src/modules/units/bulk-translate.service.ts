@@ -133,16 +133,13 @@ export class BulkTranslateService {
 }
 
 /** What every unit of one translation shares for the checks (CheckContextRow's per-translation columns). */
-interface SharedCheckContext {
-  check_flags: string;
-  file_format: string;
-  enforced_checks: string[];
-  language_code: string;
-  source_language_code: string;
-  is_source: boolean;
+type SharedCheckContext = Pick<
+  CheckContextRow,
+  'check_flags' | 'file_format' | 'enforced_checks' | 'language_code' | 'source_language_code' | 'is_source'
+> & {
   /** Another component of the project has a translation in this language (`has_siblings` can be true). */
   others: boolean;
-}
+};
 
 /** CheckContextRow's per-unit columns, as the lock statement reads them. */
 type UnitCheckColumns = Pick<CheckContextRow, 'id' | 'id_hash' | 'context' | 'source' | 'target' | 'state' | 'flags' | 'extra_flags' | 'source_extra_flags' | 'has_siblings' | 'has_checks'>;
