@@ -66,7 +66,10 @@ const COMPONENT_TRANSLATIONS = new PreparedStatement<ComponentListRow>(
     ORDER BY t.id`,
 );
 
-/** The same page as one row (the guard reads at most one): `items` holds the page's rows, null when empty. */
+/**
+ * The same page as one row (the guard reads at most one): `items` holds the page's rows (TRANSLATION_COLUMNS
+ * plus the id they are ordered by), null when empty.
+ */
 interface ComponentPageRow {
   project_slug: string;
   component_slug: string;
@@ -84,10 +87,10 @@ export const COMPONENT_TRANSLATIONS_READ: DetailRead = {
   sql: (n) =>
     `SELECT p.slug AS project_slug, c.slug AS component_slug,
             (SELECT count(*)::int FROM translations WHERE component_id = c.id) AS total,
-            (SELECT json_agg(json_build_object('t', to_json(t), 'last_change', t.last_change::text, 'l', to_json(l), 'last_author',
-                      CASE WHEN la.id IS NULL THEN NULL ELSE json_build_object('username', la.username, 'full_name', la.full_name) END) ORDER BY t.id)
-               FROM (SELECT * FROM translations tp WHERE tp.component_id = c.id ORDER BY tp.id LIMIT $${n + 2} OFFSET $${n + 3}) t
-               JOIN languages l ON l.id = t.language_id LEFT JOIN users la ON la.id = t.last_author_id) AS items
+            (SELECT json_agg(item ORDER BY item.id)
+               FROM (SELECT t.id, ${TRANSLATION_COLUMNS}
+                       FROM (SELECT * FROM translations tp WHERE tp.component_id = c.id ORDER BY tp.id LIMIT $${n + 2} OFFSET $${n + 3}) t
+                       JOIN languages l ON l.id = t.language_id LEFT JOIN users la ON la.id = t.last_author_id) item) AS items
        FROM components c JOIN projects p ON p.id = c.project_id
       WHERE p.slug = $${n} AND c.slug = $${n + 1}`,
   queryParams: (query) => {
