@@ -222,7 +222,7 @@ export class UnitsReadService {
   }
 
   private async readPage(db: DataSource | EntityManager, where: string, params: unknown[], order: readonly string[], pageRequest: PageRequest): Promise<UnitPage> {
-    const [{ count }]: Array<{ count: number }> = await db.query(`SELECT count(*)::int AS count FROM units u WHERE ${where}`, params);
+    const count = await countMatches(db, where, params);
     const page = resolvePage(pageRequest, count);
     const orderBy = columnsOf('u', order);
     const sql = `WITH page AS MATERIALIZED (
@@ -259,9 +259,15 @@ export class UnitsReadService {
     if (rows.length === 0) return offset === 0 ? { page: resolvePage(pageRequest, 0), count: 0, rows } : null;
     const matched = rows[0].matched_count!;
     for (const row of rows) delete row.matched_count;
-    const count = matched <= SEARCH_SET_CAP ? matched : (await db.query(`SELECT count(*)::int AS count FROM units u WHERE ${where}`, params))[0].count;
+    const count = matched <= SEARCH_SET_CAP ? matched : await countMatches(db, where, params);
     return { page: resolvePage(pageRequest, count), count, rows };
   }
+}
+
+/** How many units match `where`. */
+async function countMatches(db: DataSource | EntityManager, where: string, params: unknown[]): Promise<number> {
+  const [{ count }]: Array<{ count: number }> = await db.query(`SELECT count(*)::int AS count FROM units u WHERE ${where}`, params);
+  return count;
 }
 
 /** How many matching units readSmallSearch collects to count a search and take its page in one statement. */
