@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import * as path from 'node:path';
 
@@ -72,13 +72,23 @@ export class PeakRss {
   }
 }
 
-/** The direct children of a process, from /proc/<pid>/task/<tid>/children (empty where that is not readable). */
-function childrenOf(pid: number): number[] {
+/** The live direct children of a process: every thread's /proc/<pid>/task/<tid>/children (empty where unreadable). */
+export function childrenOf(pid: number): number[] {
+  let threads: string[];
   try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+    threads = readdirSync(`/proc/${pid}/task`);
   } catch {
     return [];
   }
+  const children: number[] = [];
+  for (const tid of threads) {
+    try {
+      children.push(...readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return children;
 }
 
 /**

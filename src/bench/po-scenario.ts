@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { PO_FORMAT } from '../formats/gettext/po.format';
 import type { StoreWriteContext } from '../formats/store';
 import { BenchApi } from './bench-api';
-import type { GlossaProcess } from './glossa-process';
+import { childrenOf, type GlossaProcess } from './glossa-process';
 import { poEntryKey, poPlural, type PoRepo } from './po-repo';
 import { mb, median, type TargetCheck } from './report';
 
@@ -64,21 +64,11 @@ async function cpuSeconds(pid: number): Promise<number | null> {
     // utime, stime, cutime, cstime (fields 14 to 17 of proc_pid_stat(5): the process's threads and the child
     // processes it waited for, i.e. git) in clock ticks; Linux's USER_HZ is 100.
     let seconds = (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
-    for (const child of await childPids(pid)) seconds += (await cpuSeconds(child)) ?? 0;
+    for (const child of childrenOf(pid)) seconds += (await cpuSeconds(child)) ?? 0;
     return seconds;
   } catch {
     return null;
   }
-}
-
-/** Live child processes of `pid` (every thread's `children` list, proc(5)). */
-async function childPids(pid: number): Promise<number[]> {
-  const children: number[] = [];
-  for (const tid of await readdir(`/proc/${pid}/task`).catch(() => [] as string[])) {
-    const text = await readFile(`/proc/${pid}/task/${tid}/children`, 'utf8').catch(() => '');
-    children.push(...text.split(' ').filter(Boolean).map(Number));
-  }
-  return children;
 }
 
 function selfCpuMs(): number {

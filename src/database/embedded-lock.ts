@@ -32,7 +32,7 @@ export function acquireLock(lockPath: string, env: NodeJS.ProcessEnv = process.e
       const owner = Number(fs.readFileSync(lockPath, 'utf8').trim());
       // Held for this process by its parent: the parent keeps the lock and releases it.
       if (owner === holder && owner === process.ppid) return () => undefined;
-      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
+      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && processIsAlive(owner)) {
         throw new EmbeddedDatabaseInUseError(
           `The embedded database in ${path.dirname(lockPath)} is in use by process ${owner}. Stop that process, or let it run the command: a running server takes admin commands through its admin channel.`,
           { cause: error },
@@ -46,7 +46,8 @@ export function acquireLock(lockPath: string, env: NodeJS.ProcessEnv = process.e
   throw new Error(`Could not lock ${lockPath}`);
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this id runs (signal 0 only checks); EPERM means it runs under another user. */
+export function processIsAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -63,5 +64,5 @@ export function embeddedDatabaseOwner(dataDir: string): number | null {
   } catch {
     return null;
   }
-  return Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner) ? owner : null;
+  return Number.isInteger(owner) && owner > 0 && owner !== process.pid && processIsAlive(owner) ? owner : null;
 }

@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
+import { processIsAlive } from '../../src/database/embedded-lock';
 import { PATIENCE_MS, pause, pollUntil } from './wait';
 
 // A real server process (`node dist/main.js`, as the container and `npm start` run it), for tests that start
@@ -21,18 +22,6 @@ const ROOT = process.cwd();
 function startFlags(): string[] {
   const words = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.trim().split(/\s+/);
   return words.slice(1, -1);
-}
-
-/**
- * Whether a process with this id still runs (signal 0 only checks). EPERM means it runs under another user.
- */
-function processRuns(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**
@@ -56,7 +45,7 @@ async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         const holder = Number((await readFile(lockFile, 'utf8').catch(() => '')).trim());
         // An empty file is a holder that has not written its id yet; a dead holder's lock is removed.
-        if (holder > 0 && !processRuns(holder)) await unlink(lockFile).catch(() => undefined);
+        if (holder > 0 && !processIsAlive(holder)) await unlink(lockFile).catch(() => undefined);
         return undefined;
       }
     },
