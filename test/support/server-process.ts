@@ -77,14 +77,34 @@ async function runBuildIfChanged(): Promise<void> {
   }
 }
 
+/**
+ * Ports for the servers of this process's tests. Asking the kernel for port 0 and closing it races: two Jest
+ * workers (or two checkouts' suites) could be handed the same port before either server binds it, and a port
+ * in the ephemeral range can be taken in between as the local end of any outgoing connection (a database
+ * client, fetch). So each worker walks its own stretch of ports below Linux's ephemeral range (32768+),
+ * placed by its Jest worker id and the Jest parent's pid, and skips a port it cannot bind (a server another
+ * run still holds). A server restarted on its port (durability tests) finds it free for the same reason.
+ */
+const PORT_RANGE_START = 20000;
+const PORT_RANGE_SIZE = 12000;
+const PORTS_PER_WORKER = 500;
+let portsHandedOut = 0;
+
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  const workerId = Number(process.env.JEST_WORKER_ID ?? 1);
+  const stretch = (process.ppid * 7 + workerId * 1237) % (PORT_RANGE_SIZE / PORTS_PER_WORKER);
+  for (let attempt = 0; attempt < PORTS_PER_WORKER; attempt++) {
+    const port = PORT_RANGE_START + stretch * PORTS_PER_WORKER + (portsHandedOut++ % PORTS_PER_WORKER);
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`No free port in this worker's stretch of ${PORTS_PER_WORKER} ports`);
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 
