@@ -15,6 +15,7 @@ import { ComponentTaskScheduler } from '../../src/sync/component-task.scheduler'
 import { SyncModule } from '../../src/sync/sync.module';
 import { gitBlobHash } from '../../src/vcs/git-blob-hash';
 import { createGitSandbox, type GitSandbox } from '../../src/vcs/testing/git-sandbox';
+import { withLock } from '../../src/vcs/repository-lock';
 import { createComponent, createLanguages, createProject } from '../support/factories';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { PATIENCE_MS } from '../support/wait';
@@ -320,16 +321,19 @@ describe('sync: component import, rescan and pull', () => {
   });
 
   const workingCopyPath = () => path.join(dataDir, 'vcs', 'sync', 'app');
-  const gitOut = async (...args: string[]) => (await sandbox.git(workingCopyPath(), args)).trim();
+  // The test's own git commands in Glossa's working copy take the same process-wide lock as Glossa's
+  // (git.repository.ts), so a commit or pull still running in the background never meets them half-way.
+  const localGit = (args: string[]) => withLock(workingCopyPath(), () => sandbox.git(workingCopyPath(), args));
+  const gitOut = async (...args: string[]) => (await localGit(args)).trim();
 
   it('merge_style rebase (the default): a diverged upstream is pulled by replaying the local commit on it, 21', async () => {
     const workingCopy = workingCopyPath();
-    await sandbox.git(workingCopy, ['config', 'user.email', 'local@glossa.invalid']);
-    await sandbox.git(workingCopy, ['config', 'user.name', 'Local']);
+    await localGit(['config', 'user.email', 'local@glossa.invalid']);
+    await localGit(['config', 'user.name', 'Local']);
     const { writeFile } = await import('node:fs/promises');
     await writeFile(path.join(workingCopy, 'README.local'), 'local\n');
-    await sandbox.git(workingCopy, ['add', 'README.local']);
-    await sandbox.git(workingCopy, ['commit', '--quiet', '-m', 'Local commit']);
+    await localGit(['add', 'README.local']);
+    await localGit(['commit', '--quiet', '-m', 'Local commit']);
     const author = await gitOut('log', '-1', '--format=%an <%ae> %at', 'HEAD');
     const upstream = await sandbox.commitUpstream({ 'README.upstream': 'upstream\n' }, 'Upstream commit');
     const lastChange = (await changes()).at(-1).id;
@@ -361,12 +365,12 @@ describe('sync: component import, rescan and pull', () => {
     const service = app.get(ComponentImportService);
     const workingCopy = workingCopyPath();
     // A local commit that conflicts with the next upstream change.
-    await sandbox.git(workingCopy, ['config', 'user.email', 'local@glossa.invalid']);
-    await sandbox.git(workingCopy, ['config', 'user.name', 'Local']);
+    await localGit(['config', 'user.email', 'local@glossa.invalid']);
+    await localGit(['config', 'user.name', 'Local']);
     await sandbox.commitUpstream({ 'translations/de/app.json': '{"app": {"title": "Upstream"}}\n' }, 'Upstream German');
     const { writeFile } = await import('node:fs/promises');
     await writeFile(path.join(workingCopy, 'translations/de/app.json'), '{"app": {"title": "Local"}}\n');
-    await sandbox.git(workingCopy, ['commit', '--quiet', '-am', 'Local German']);
+    await localGit(['commit', '--quiet', '-am', 'Local German']);
 
     const result = await service.pullComponent(component.id);
     expect(result.result).toBe(false);
