@@ -8,6 +8,7 @@ import { authorIdentity } from './commit-context';
 import { ComponentScanner } from './component-scanner';
 import { WriteBackService, type OperationOutcome } from './write-back.service';
 import { answerOperationFailure } from './operation-failure';
+import { StagedFiles } from './staged-files';
 
 // Upload `method=source` (weblate-api.md §10.8, formats.md §5): the uploaded file is the component's new
 // template (a POT) and every translation file is brought in line with it, as Weblate's handle_source does:
@@ -15,8 +16,8 @@ import { answerOperationFailure } from './operation-failure';
 // template's entries and comments, changed strings fuzzy with their previous msgid, dropped strings kept as
 // obsolete `#~` entries), the upload replaces `new_base` when the component has one, everything goes in one
 // commit with `add_message`, and the component is read again. Each translation then records 74 "Translation
-// updated by source upload". Every file is merged before any is written, so a failure leaves the working
-// copy as it was.
+// updated by source upload". Every file is merged before any is written (staged on disk, one in memory at a
+// time), so a failure leaves the working copy as it was.
 //
 // Without a msgmerge binary (gettext not installed) the files are patched instead: strings the template
 // lacks leave the files, strings it adds join them untranslated (with the template's notes, flags and
@@ -56,38 +57,41 @@ export class SourceUploadService {
         );
         const author = await authorIdentity(this.dataSource.manager, actorId);
         const merge = format.id === 'po' && (await msgmergeAvailable());
-        const updated = new Map<string, Buffer>();
-        for (const translation of translations) {
-          const current = await this.writeBack.readWithinLimit(repository, translation.filename);
-          if (current === null) continue;
-          if (merge) {
-            const merged = await msgmerge(current, content);
-            if (!merged.equals(current)) updated.set(translation.filename, merged);
-            continue;
+        // Every file is prepared before any is written; they wait on disk, not in memory (staged-files.ts).
+        const files = await StagedFiles.using(async (updated) => {
+          for (const translation of translations) {
+            const current = await this.writeBack.readWithinLimit(repository, translation.filename);
+            if (current === null) continue;
+            if (merge) {
+              const merged = await msgmerge(current, content);
+              if (!merged.equals(current)) await updated.add(translation.filename, merged);
+              continue;
+            }
+            const units = (await this.parser.parse(format, current, translation.code)).units;
+            const present = new Set(units.map(key));
+            const remove: UnitKey[] = units.filter((unit) => !wanted.has(key(unit))).map((unit) => ({ context: unit.context, source: unit.source }));
+            const context = await this.writeBack.writeContextFor(component, repository, translation.id, author);
+            const add: UnitWrite[] = template
+              .filter((unit) => !present.has(key(unit)))
+              .map((unit) => ({
+                context: unit.context,
+                source: unit.source,
+                target: unit.plural ? Array.from({ length: context.plural.number }, () => '') : [''],
+                state: 'empty',
+                note: unit.note,
+                flags: unit.flags,
+                location: unit.location,
+              }));
+            if (remove.length === 0 && add.length === 0) continue;
+            await updated.add(translation.filename, await this.parser.write(format, current, { update: [], add, remove }, context));
           }
-          const units = (await this.parser.parse(format, current, translation.code)).units;
-          const present = new Set(units.map(key));
-          const remove: UnitKey[] = units.filter((unit) => !wanted.has(key(unit))).map((unit) => ({ context: unit.context, source: unit.source }));
-          const context = await this.writeBack.writeContextFor(component, repository, translation.id, author);
-          const add: UnitWrite[] = template
-            .filter((unit) => !present.has(key(unit)))
-            .map((unit) => ({
-              context: unit.context,
-              source: unit.source,
-              target: unit.plural ? Array.from({ length: context.plural.number }, () => '') : [''],
-              state: 'empty',
-              note: unit.note,
-              flags: unit.flags,
-              location: unit.location,
-            }));
-          if (remove.length === 0 && add.length === 0) continue;
-          updated.set(translation.filename, await this.parser.write(format, current, { update: [], add, remove }, context));
-        }
-        const files: string[] = [];
-        for (const [filename, bytes] of updated) {
-          await repository.writeFile(filename, bytes);
-          files.push(filename);
-        }
+          const written: string[] = [];
+          await updated.forEach(async (filename, bytes) => {
+            await repository.writeFile(filename, bytes);
+            written.push(filename);
+          });
+          return written;
+        });
         if (component.newBase) {
           await repository.writeFile(component.newBase, content);
           files.push(component.newBase);
