@@ -47,7 +47,7 @@ RUN apt-get update \
 ENV NODE_ENV=production \
     DATA_DIR=/data \
     PORT=8000 \
-    NODE_OPTIONS="--max-semi-space-size=2 --max-old-space-size=256" \
+    NODE_OPTIONS="--max-semi-space-size=4 --max-old-space-size=256" \
     MALLOC_ARENA_MAX=2 \
     MALLOC_TRIM_THRESHOLD_=131072 \
     MALLOC_MMAP_THRESHOLD_=131072

@@ -9,6 +9,7 @@ import { AppModule } from '../app.module';
 import { ApiExceptionFilter } from '../common/http/api-exception.filter';
 import { bodyParsers } from '../common/http/body-parsing';
 import { bindToBodyRoutes, MultipartBodyInterceptor } from '../common/http/multipart-body.interceptor';
+import { DirectReads } from '../common/http/direct-reads';
 import { httpContractMiddleware } from '../common/http/http-contract.middleware';
 import { middlewareChain } from '../common/http/middleware-chain';
 import { OpenStreams } from '../common/http/open-streams';
@@ -114,7 +115,9 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
     // Order matters: the request id and timing wrap everything; the operator endpoints sit outside /api/;
     // rate limiting runs before the contract so its headers are on 404/405/OPTIONS answers too (§2.4); the
     // contract middleware lets only exact routes through, and bodies are parsed only for those. One Express
-    // layer runs them all (middleware-chain.ts).
+    // layer runs them all (middleware-chain.ts). Its last step hands GET/HEAD reads to their Nest handler
+    // without Express's route walk (direct-reads.ts); it knows the routes once app.init() registered them.
+    const directReads = new DirectReads(routes);
     app.use(
       middlewareChain([
         requestObserver(logger, metrics, routes),
@@ -128,6 +131,7 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
         rateLimitMiddleware(dataSource, config),
         httpContractMiddleware(routes, config),
         bodyParsers(config),
+        directReads.middleware(),
       ]),
     );
     app.useGlobalFilters(new ApiExceptionFilter());
@@ -137,6 +141,7 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
     installOpenApi(app);
     await app.init();
     if (adapter.getRouteMatchingOptions().caseSensitive !== true) throw new Error('The Express router was created before case-sensitive routing was set.');
+    directReads.install((server as unknown as { router: { stack: Parameters<DirectReads['install']>[0] } }).router.stack);
     await runAsBackgroundWork(() => runStartupTasks(created, config));
   } catch (error) {
     await app?.close().catch(() => undefined);

@@ -14,6 +14,14 @@ import { requestTokenHash } from './token-hash';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** What the guard reads of a route's metadata, once per handler (reflect-metadata showed in every read's profile). */
+interface RouteAuthMetadata {
+  controller: unknown;
+  noAuthentication: boolean;
+  detail: DetailRead | null;
+  rule: CheckOrderRule | undefined;
+}
+
 /**
  * Authenticates the token (if any) and applies DRF's IsAuthenticatedOrReadOnly: anonymous callers may
  * read, every write needs a valid token (401 otherwise, weblate-api.md §2.1, §2.3). The token, the object
@@ -34,18 +42,36 @@ export class ApiAuthGuard implements CanActivate {
     private readonly authCache: AuthCacheService,
   ) {}
 
+  private readonly metadata = new WeakMap<object, RouteAuthMetadata>();
+
+  private metadataOf(context: ExecutionContext): RouteAuthMetadata {
+    const handler = context.getHandler();
+    const controller = context.getClass();
+    const known = this.metadata.get(handler);
+    if (known !== undefined && known.controller === controller) return known;
+    const found: RouteAuthMetadata = {
+      controller,
+      noAuthentication: this.reflector.getAllAndOverride<boolean | undefined>(NO_AUTHENTICATION_KEY, [handler, controller]) === true,
+      detail: this.reflector.get<DetailRead | undefined>(DETAIL_READ_KEY, handler) ?? null,
+      rule: this.reflector.get<CheckOrderRule | undefined>(CHECK_ORDER_KEY, handler),
+    };
+    this.metadata.set(handler, found);
+    return found;
+  }
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<Request>();
     const ctx = requestContextOf(request);
     // Routes without authentication (no-authentication.ts: the repository hooks) stay anonymous.
-    if (this.reflector.getAllAndOverride<boolean | undefined>(NO_AUTHENTICATION_KEY, [context.getHandler(), context.getClass()]) === true) return true;
+    const route = this.metadataOf(context);
+    if (route.noAuthentication) return true;
     const key = parseAuthorizationHeader(request.headers.authorization);
     // A GET detail route may have its body read by the access statement (read-with-access.ts).
-    const detail = request.method === 'GET' || request.method === 'HEAD' ? (this.reflector.get<DetailRead | undefined>(DETAIL_READ_KEY, context.getHandler()) ?? null) : null;
+    const detail = request.method === 'GET' || request.method === 'HEAD' ? route.detail : null;
     await resolveRequestAccess(this.dataSource, request.path, ctx, key === null ? null : requestTokenHash(request, key), !SAFE_METHODS.has(request.method), this.authCache.cache, detail, this.authCache.superusers);
     // DRF's order for writes (check-order.ts): the route's permission and object checks, before any pipe
     // validates the body.
-    const rule = this.reflector.get<CheckOrderRule | undefined>(CHECK_ORDER_KEY, context.getHandler());
+    const rule = route.rule;
     if (rule !== undefined) await enforceCheckOrder(this.dataSource, ctx, request.params as Record<string, string>, rule);
     return true;
   }

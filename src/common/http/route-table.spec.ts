@@ -45,4 +45,13 @@ describe('RouteTable', () => {
     expect(match?.allows('head')).toBe(true);
     expect(match?.allows('POST')).toBe(false);
   });
+
+  it("gives the path's parameters decoded, as Express's router does, in a new object per call", () => {
+    const found = table.resolve('/api/components/de%20mo/a%2Fb');
+    expect(found?.route.pattern).toBe('/api/components/:project/:component/');
+    const params = found?.params();
+    expect(params).toEqual({ project: 'de mo', component: 'a/b' });
+    expect(found?.params()).not.toBe(params);
+    expect(table.resolve('/api/units/search/')?.params()).toEqual({});
+  });
 });

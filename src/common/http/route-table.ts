@@ -8,6 +8,8 @@ interface RouteEntry {
   regex: RegExp;
   methods: Set<string>;
   staticSegments: number;
+  /** The parameters' names (`:project` → `project`), in the path's order. */
+  paramNames: string[];
   /** The answer for this route, built once (after the last add()). */
   match?: RouteMatch;
 }
@@ -26,6 +28,25 @@ export interface RouteMatch {
   /** The `Allow` header value: the route's methods, HEAD whenever GET is there, OPTIONS always. */
   allow: string;
   allows(method: string): boolean;
+}
+
+/** A path's route and its parameters, decoded as Express's router decodes them (`req.params`). */
+export interface PathMatch {
+  route: RouteMatch;
+  /** A new object on each call: the handler's request owns it. */
+  params(): Record<string, string>;
+}
+
+function pathMatchOf(route: RouteMatch, names: readonly string[], values: readonly string[]): PathMatch {
+  const decoded = values.map((value) => decodeURIComponent(value));
+  return {
+    route,
+    params: () => {
+      const params: Record<string, string> = {};
+      for (let i = 0; i < names.length; i++) params[names[i]] = decoded[i];
+      return params;
+    },
+  };
 }
 
 /**
@@ -71,14 +92,16 @@ function answerOf(entry: RouteEntry): RouteMatch {
  */
 export class RouteTable {
   private readonly entries = new Map<string, RouteEntry>();
-  private readonly matches = new Map<string, RouteMatch | null>();
+  private readonly matches = new Map<string, PathMatch | null>();
 
   add(pattern: string, method: string): void {
     const normalized = pattern.endsWith('/') ? pattern : `${pattern}/`;
     let entry = this.entries.get(normalized);
     if (!entry) {
-      const staticSegments = normalized.split('/').filter((s) => s && !s.startsWith(':')).length;
-      entry = { pattern: normalized, regex: compilePattern(normalized), methods: new Set(), staticSegments };
+      const segments = normalized.split('/').filter(Boolean);
+      const staticSegments = segments.filter((s) => !s.startsWith(':')).length;
+      const paramNames = segments.filter((s) => s.startsWith(':')).map((s) => s.slice(1));
+      entry = { pattern: normalized, regex: compilePattern(normalized), methods: new Set(), staticSegments, paramNames };
       this.entries.set(normalized, entry);
     }
     entry.methods.add(method.toUpperCase());
@@ -88,6 +111,11 @@ export class RouteTable {
 
   /** The route for a path. Static segments win over parameters (`/api/units/` before `/api/:x/`). */
   match(path: string): RouteMatch | undefined {
+    return this.resolve(path)?.route;
+  }
+
+  /** The route for a path with the path's parameters (remembered per path, as `match`). */
+  resolve(path: string): PathMatch | undefined {
     if (path.length > REMEMBERED_PATH_LENGTH) return this.find(path) ?? undefined;
     let found = this.matches.get(path);
     if (found === undefined) {
@@ -98,20 +126,24 @@ export class RouteTable {
     return found ?? undefined;
   }
 
-  private find(path: string): RouteMatch | null {
+  private find(path: string): PathMatch | null {
     let best: RouteEntry | undefined;
+    let bestValues: string[] = [];
     let bestStatic = -1;
     for (const entry of this.entries.values()) {
       const found = entry.regex.exec(path);
-      if (!found || !found.slice(1).every(isUsableParameter)) continue;
+      if (!found) continue;
+      const values = found.slice(1);
+      if (!values.every(isUsableParameter)) continue;
       if (entry.staticSegments > bestStatic) {
         best = entry;
+        bestValues = values;
         bestStatic = entry.staticSegments;
       }
     }
     if (!best) return null;
     best.match ??= answerOf(best);
-    return best.match;
+    return pathMatchOf(best.match, best.paramNames, bestValues);
   }
 
   patterns(): string[] {
