@@ -1,4 +1,4 @@
-import { OneDecimal, serializeJson } from './json-writer';
+import { exactInteger, OneDecimal, serializeJson } from './json-writer';
 
 describe('serializeJson', () => {
   it('writes compact JSON in insertion order', () => {
@@ -7,6 +7,12 @@ describe('serializeJson', () => {
 
   it('writes bigints as exact integers', () => {
     expect(serializeJson({ id_hash: -6306725157533644379n })).toBe('{"id_hash":-6306725157533644379}');
+  });
+
+  it('writes exact integers made by exactInteger as bigints are written', () => {
+    const value = { a: exactInteger(-6306725157533644379n), b: [exactInteger(0n), exactInteger(9007199254740993n)] };
+    expect(serializeJson(value)).toBe('{"a":-6306725157533644379,"b":[0,9007199254740993]}');
+    expect(serializeJson(value)).toBe(serializeJson({ a: -6306725157533644379n, b: [0n, 9007199254740993n] }));
   });
 
   it('keeps one decimal for percentages', () => {

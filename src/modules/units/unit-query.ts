@@ -4,7 +4,7 @@
 
 export { compileSearch, type CompiledSearch } from './search/search-compiler';
 export { SearchQueryError as UnitQueryError } from './search/search-parser';
-export { compileRequestSearch, runSearch } from './search/search-runner';
+export { compileRequestSearch, resolveSearch, runSearch } from './search/search-runner';
 
 import { compileSearch } from './search/search-compiler';
 

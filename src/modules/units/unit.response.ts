@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { hashToChecksum } from '../../common/hashing/weblate-hash';
 import type { LinkBuilder } from '../../common/links/link-builder';
 import { encodeSegment, pathOf } from '../../common/links/link-builder';
+import { exactInteger, type ExactInteger } from '../../common/serialization/json-writer';
 import { formatTimestamp } from '../../common/serialization/timestamp';
 import { PLURAL_SEPARATOR } from '../../common/text/word-count';
 import { LabelResponse, toLabelResponse, type LabelRow } from '../labels/label.response';
@@ -14,8 +15,8 @@ export class UnitResponse {
   @ApiProperty({ type: [String], description: 'One element per plural form' }) source: string[];
   @ApiProperty() previous_source: string;
   @ApiProperty({ type: [String] }) target: string[];
-  @ApiProperty({ type: 'integer', format: 'int64', description: 'Signed 64-bit hash (weblate-api.md §9.2)' }) id_hash: bigint;
-  @ApiProperty({ type: 'integer', format: 'int64', description: 'Signed 64-bit hash (weblate-api.md §9.3)' }) content_hash: bigint;
+  @ApiProperty({ type: 'integer', format: 'int64', description: 'Signed 64-bit hash (weblate-api.md §9.2)' }) id_hash: ExactInteger;
+  @ApiProperty({ type: 'integer', format: 'int64', description: 'Signed 64-bit hash (weblate-api.md §9.3)' }) content_hash: ExactInteger;
   @ApiProperty() location: string;
   @ApiProperty({ description: 'Key of the string (JSON keys joined with dots)' }) context: string;
   @ApiProperty() note: string;
@@ -209,8 +210,9 @@ export function toUnitResponse(row: UnitRow, links: LinkBuilder | UnitLinks): Un
     source: splitPlurals(row.source),
     previous_source: row.previous_source,
     target: targetPlurals(row.source, row.target, Number(row.plural_number)),
-    id_hash: idHash,
-    content_hash: BigInt(row.content_hash),
+    // Exact integers (json-writer.ts): as bigints, JSON.stringify called their toJSON 400 times per 200-unit page.
+    id_hash: exactInteger(idHash),
+    content_hash: exactInteger(BigInt(row.content_hash)),
     location: row.location,
     context: row.context,
     note: row.note,

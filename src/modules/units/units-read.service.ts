@@ -8,7 +8,7 @@ import type { ApiCaller } from '../../common/http/request-context';
 import { PreparedStatement } from '../../database/prepared-statement';
 import { PageRequest, parsePageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { TranslationLookup } from '../translations/translation-lookup.service';
-import { compileRequestSearch, runSearch, type CompiledSearch } from './unit-query';
+import { compileRequestSearch, resolveSearch, runSearch, type CompiledSearch } from './unit-query';
 import { UNIT_COLUMNS, UNIT_PAGE_SELECT, UNIT_SELECT, UNIT_TEXT_COLUMNS, UnitRow } from './unit.response';
 
 export interface UnitPage {
@@ -162,7 +162,7 @@ export class UnitsReadService {
     const translation = await this.lookup.translation(projectSlug, componentSlug, languageCode);
     const params: unknown[] = [translation.id];
     const search = compileRequestSearch(query.q, params);
-    return this.page(search ? `u.translation_id = $1 AND ${search.sql}` : 'u.translation_id = $1', params, ['position', 'id'], pageRequest, search);
+    return this.page((searchSql) => (searchSql !== null ? `u.translation_id = $1 AND ${searchSql}` : 'u.translation_id = $1'), [translation.id], params, ['position', 'id'], pageRequest, search);
   }
 
   /**
@@ -192,7 +192,8 @@ export class UnitsReadService {
     // Only units of components the caller can see (src/common/auth/access-sql.ts), as a filter on units
     // against the visible translation ids computed once per statement, never a join the planner could
     // repeat per component (issue 10 item 5).
-    return this.page(`(${search?.sql ?? 'TRUE'}) AND ${translationIdVisibleSql(caller, 'u.translation_id')}`, params, ['id'], pageRequest, search);
+    const visible = translationIdVisibleSql(caller, 'u.translation_id');
+    return this.page((searchSql) => `(${searchSql ?? 'TRUE'}) AND ${visible}`, [], params, ['id'], pageRequest, search);
   }
 
   /** `prefetched`: the row the auth guard read (UNIT_DETAIL_READ), if any. */
@@ -209,15 +210,24 @@ export class UnitsReadService {
    * Joined before the LIMIT, a misestimated join read every unit once per component (issue 10 item 5: a search
    * over 20 components took 1.2 s instead of 1 ms), and an OFFSET joined each skipped row before dropping it;
    * now a deep page walks the index of its order for the skipped ids only. `order`: unit columns, ending with
-   * `id` so the order is total.
+   * `id` so the order is total. `where` builds the condition around the search's (null without `q`), whose
+   * `source:`/`context:` terms may first read their source units' ids (resolveSearch); `baseParams` are the
+   * parameters `where` itself uses, `params` those plus the search's as compiled.
    */
-  private page(where: string, params: unknown[], order: readonly string[], pageRequest: PageRequest, search: CompiledSearch | null): Promise<UnitPage> {
+  private page(
+    where: (searchSql: string | null) => string,
+    baseParams: readonly unknown[],
+    params: unknown[],
+    order: readonly string[],
+    pageRequest: PageRequest,
+    search: CompiledSearch | null,
+  ): Promise<UnitPage> {
     return runSearch(this.dataSource, search, this.config.searchRegexTimeoutMs, async (db) => {
-      if (search !== null) {
-        const found = await this.readSmallSearch(db, where, params, order, pageRequest);
-        if (found !== null) return found;
-      }
-      return this.readPage(db, where, params, order, pageRequest);
+      if (search === null) return this.readPage(db, where(null), params, order, pageRequest);
+      const resolved = await resolveSearch(db, search, baseParams, params);
+      const condition = where(resolved.sql);
+      const found = await this.readSmallSearch(db, condition, resolved.params, order, pageRequest);
+      return found ?? this.readPage(db, condition, resolved.params, order, pageRequest);
     });
   }
 

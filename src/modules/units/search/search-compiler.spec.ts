@@ -86,6 +86,26 @@ describe('search compiler (checks-suggestions-search.md §7.2-§7.7)', () => {
     );
   });
 
+  it('reads the own-text units of source/context terms in statements of their own, and compiles again with their ids', () => {
+    const params: unknown[] = [7];
+    const compiled = compileSearch('source:lantern AND NOT key:"a.b" OR r"x"', params, now)!;
+    expect(params).toEqual([7, '%lantern%', '%a.b%', 'x']);
+    expect(compiled.ownTextLookups.map((lookup) => ({ sql: squash(lookup.sql), params: lookup.params }))).toEqual([
+      { sql: 'SELECT sx.id::text AS id FROM units sx WHERE (sx.source_unit_id IS NULL OR sx.source_unit_id = sx.id OR sx.source_differs) AND sx.source ILIKE $1 LIMIT 2001', params: ['%lantern%'] },
+      { sql: 'SELECT sx.id::text AS id FROM units sx WHERE (sx.source_unit_id IS NULL OR sx.source_unit_id = sx.id OR sx.source_differs) AND sx.context ILIKE $1 LIMIT 2001', params: ['%a.b%'] },
+    ]);
+    // The bare regular expression is not a source/context term: it keeps its semi-join.
+    const again: unknown[] = [7];
+    const sql = squash(compiled.withOwnTextIds([['1', '101'], null], again));
+    expect(again).toEqual([7, '%lantern%', ['1', '101'], '%a.b%', 'x']);
+    expect(sql).toBe(
+      `(((((u.source_unit_id IS NULL OR u.source_unit_id = u.id OR u.source_differs) AND u.source ILIKE $2) ` +
+        `OR (u.source_unit_id IS NOT NULL AND u.source_unit_id = ANY($3::bigint[]) AND u.id <> u.source_unit_id AND NOT u.source_differs)) ` +
+        `AND NOT (${throughSource('sx.context ILIKE $4')})) OR ${throughSource('(sx.source ~ $5 OR sx.context ~ $5)', 'SELECT ux.id FROM units ux WHERE ux.target ~ $5')})`,
+    );
+    expect(compiled.usesRegex).toBe(true);
+  });
+
   it('answers nothing for features without data, through a registry other modules can replace', () => {
     expect(compile('check:same').sql).toBe('FALSE');
     expect(compile('suggestion:x OR comment:y').sql).toBe('(FALSE OR FALSE)');

@@ -3,13 +3,24 @@
 // refer to the same change event, as in Weblate [latest] (checks-suggestions-search.md §7.4): they become one
 // EXISTS over `changes`. The tree's size is bounded by the parser, so no expansion cap is needed here.
 
-import { bareTerm, CHANGE_FIELDS, changeEvent, fieldCompiler, type SearchContext } from './search-fields';
+import { bareTerm, CHANGE_FIELDS, changeEvent, fieldCompiler, type OwnTextLookup, type SearchContext } from './search-fields';
 import { parseSearchQuery, type SearchNode, type SearchTerm } from './search-parser';
 
 export interface CompiledSearch {
   sql: string;
   /** The condition evaluates a user-supplied regular expression: run it under the regex time limit. */
   usesRegex: boolean;
+  /**
+   * One statement per `source:`/`context:` term: the ids of the units holding their own matching text
+   * (search-fields.ts throughSourceUnits). A caller may read them first and compile the condition again
+   * with withOwnTextIds; `sql` does not need them.
+   */
+  ownTextLookups: OwnTextLookup[];
+  /**
+   * The same condition with the lookups' answers (by index; null where one found more than OWN_TEXT_IDS_CAP),
+   * its parameters appended to `params` (which should hold what the caller's `params` held before compileSearch).
+   */
+  withOwnTextIds(ids: ReadonlyArray<readonly string[] | null>, params: unknown[]): string;
 }
 
 const isChangeTerm = (node: SearchNode): node is SearchTerm => node.type === 'term' && node.field !== null && node.field in CHANGE_FIELDS;
@@ -38,14 +49,22 @@ function compileNode(node: SearchNode, context: SearchContext): string {
 export function compileSearch(q: string, params: unknown[], now: Date = new Date()): CompiledSearch | null {
   const tree = parseSearchQuery(q);
   if (tree === null) return null;
-  const context: SearchContext = {
+  const contextFor = (into: unknown[], ownTextIds?: ReadonlyArray<readonly string[] | null>): SearchContext => ({
     now,
     usesRegex: false,
+    ownTextLookups: [],
+    ownTextIds,
     param(value) {
-      params.push(value);
-      return `$${params.length}`;
+      into.push(value);
+      return `$${into.length}`;
     },
-  };
+  });
+  const context = contextFor(params);
   const sql = compileNode(tree, context);
-  return { sql, usesRegex: context.usesRegex };
+  return {
+    sql,
+    usesRegex: context.usesRegex,
+    ownTextLookups: context.ownTextLookups,
+    withOwnTextIds: (ids, into) => compileNode(tree, contextFor(into, ids)),
+  };
 }

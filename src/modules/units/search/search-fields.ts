@@ -21,7 +21,33 @@ export interface SearchContext {
   now: Date;
   /** Set when the condition evaluates a regular expression (it then runs under the regex time limit). */
   usesRegex: boolean;
+  /**
+   * The `source:`/`context:` terms met so far, in the query's order: the condition over `sx` that finds the
+   * units holding their own matching text, as its own statement (OwnTextLookup).
+   */
+  ownTextLookups: OwnTextLookup[];
+  /**
+   * The ids those statements found, by the same index, when the caller read them first (null: more than
+   * OWN_TEXT_IDS_CAP, or not read). Absent: compile every term in its one-statement form.
+   */
+  ownTextIds?: ReadonlyArray<readonly string[] | null>;
 }
+
+/**
+ * A statement of its own (`sql` with `params` as $1…) answering the ids of the units that hold their own
+ * source/context text and match one term, at most OWN_TEXT_IDS_CAP + 1 of them.
+ */
+export interface OwnTextLookup {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * Up to how many own-text units a `source:`/`context:` term is answered from their ids read first
+ * (docs/performance.md, "Indexed search, session 8"). The ids then travel as one array parameter, which the
+ * planner hashes as a constant; a broader term keeps the one-statement semi-join.
+ */
+export const OWN_TEXT_IDS_CAP = 2000;
 
 export type FieldCompiler = (term: SearchTerm, context: SearchContext) => string;
 /** A `has:`/`is:` lookup: a condition over `u`. */
@@ -74,10 +100,33 @@ function unitsWithOwnOrSourceText(condition: string, extra?: string): string {
      UNION ALL ${extra}` : ''})`;
 }
 
-/** A text field of the source string (source, context): textLookup applied through unitsWithOwnOrSourceText. */
+/**
+ * A text field of the source string (source, context): textLookup applied through unitsWithOwnOrSourceText.
+ * When the caller read the own-text units' ids first (SearchContext.ownTextIds, at most OWN_TEXT_IDS_CAP), the
+ * same units are a condition on the unit itself instead: its own text matches (the partial trigram index), or
+ * its source unit is one of those ids (the source_unit_id index, the ids as one constant array, which
+ * PostgreSQL hashes). That is a BitmapOr of two index scans instead of the semi-join's primary-key probe per
+ * unit and source_unit_id probe with heap visit per source unit (about a third of the buffers for
+ * `source:"lantern"`). The `IS NOT NULL` keeps the condition two-valued, so `NOT source:…` stays exact.
+ */
 function throughSourceUnits(column: 'source' | 'context'): FieldCompiler {
-  const lookup = textLookup(`sx.${column}`);
-  return (term, context) => unitsWithOwnOrSourceText(lookup(term, context));
+  const ownText = textLookup(`sx.${column}`);
+  const onUnit = textLookup(`u.${column}`);
+  return (term, context) => {
+    const index = context.ownTextLookups.length;
+    const lookupParams: unknown[] = [];
+    const lookupContext: SearchContext = { ...context, ownTextLookups: [], param: (value) => `$${lookupParams.push(value)}` };
+    const condition = ownText(term, lookupContext);
+    context.usesRegex ||= lookupContext.usesRegex;
+    context.ownTextLookups.push({
+      sql: `SELECT sx.id::text AS id FROM units sx WHERE (${HOLDS_OWN_TEXT('sx')}) AND ${condition} LIMIT ${OWN_TEXT_IDS_CAP + 1}`,
+      params: lookupParams,
+    });
+    const ids = context.ownTextIds?.[index];
+    if (ids === undefined || ids === null) return unitsWithOwnOrSourceText(ownText(term, context));
+    return `(((${HOLDS_OWN_TEXT('u')}) AND ${onUnit(term, context)})
+      OR (u.source_unit_id IS NOT NULL AND u.source_unit_id = ANY(${context.param(ids)}::bigint[]) AND u.id <> u.source_unit_id AND NOT u.source_differs))`;
+  };
 }
 
 /** "Exact-type" fields (§7.2): `:` case-insensitive exact, `:=` case-sensitive exact. */

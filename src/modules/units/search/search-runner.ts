@@ -2,6 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { ApiValidationError } from '../../../common/http/api-errors';
 import { isStatementTimeout } from '../../../database/statement-timeout';
 import { compileSearch, type CompiledSearch } from './search-compiler';
+import { OWN_TEXT_IDS_CAP } from './search-fields';
 import { SearchQueryError } from './search-parser';
 
 // Running a compiled search. A regular expression is the one part of a query whose cost the parser cannot
@@ -25,6 +26,25 @@ export function compileRequestSearch(q: unknown, params: unknown[]): CompiledSea
     if (error instanceof SearchQueryError) throw queryError(error.message);
     throw error;
   }
+}
+
+/**
+ * `search`'s condition ready to run on `db`, with its parameters: when it has `source:`/`context:` terms, their
+ * own-text units are read first (one small statement each) and every term that found at most OWN_TEXT_IDS_CAP
+ * of them is compiled again as a condition on the unit with those ids (search-fields.ts throughSourceUnits).
+ * `baseParams`: the caller's parameters before the search's own (the search's placeholders follow them).
+ * Run it inside runSearch's `work`, so a regular expression in those statements has the same time limit.
+ */
+export async function resolveSearch(db: DataSource | EntityManager, search: CompiledSearch, baseParams: readonly unknown[], searchParams: readonly unknown[]): Promise<{ sql: string; params: unknown[] }> {
+  if (search.ownTextLookups.length === 0) return { sql: search.sql, params: [...searchParams] };
+  const ids: Array<string[] | null> = [];
+  for (const lookup of search.ownTextLookups) {
+    const rows: Array<{ id: string }> = await db.query(lookup.sql, lookup.params);
+    ids.push(rows.length <= OWN_TEXT_IDS_CAP ? rows.map((row) => row.id) : null);
+  }
+  if (ids.every((found) => found === null)) return { sql: search.sql, params: [...searchParams] };
+  const params = [...baseParams];
+  return { sql: search.withOwnTextIds(ids, params), params };
 }
 
 function errorCode(error: unknown): unknown {
