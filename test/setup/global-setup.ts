@@ -6,8 +6,9 @@ import { globalState } from './global-state';
 
 /**
  * Prepares one migrated template database per test run. On PostgreSQL every test file then gets a fresh
- * database cloned from it (architecture.md "Tests"); on the embedded database (no DATABASE_URL) there is
- * one session only, so each test file resets the schema instead (test/support/test-database.ts).
+ * database cloned from it (architecture.md "Tests"); on the embedded database (no DATABASE_URL) every test
+ * file gets a fresh PGlite opened on a copy of a migrated template directory, in its worker's own database
+ * process (test/support/embedded-test-database.ts).
  */
 export default async function globalSetup(globalConfig: { maxWorkers: number }): Promise<void> {
   const serverUrl = serverUrlFromEnv();

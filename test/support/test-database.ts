@@ -25,7 +25,7 @@ function embeddedUrlOfThisWorker(): string {
 /**
  * A fresh, migrated database for one test file. On PostgreSQL it is a new database cloned from the run's
  * template (fast, isolated); on the embedded database a fresh PGlite on a copy of the run's migrated template,
- * which replaces (and closes) the worker's previous one.
+ * in this worker's database process (which closes what earlier files of the worker left open).
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const serverUrl = process.env.GLOSSA_TEST_SERVER_URL;
