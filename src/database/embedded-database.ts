@@ -26,7 +26,7 @@ export interface EmbeddedDatabase {
  * share of a steady start from about 300 MB to about 165 MB here.
  */
 const EMBEDDED_SETTINGS = ['shared_buffers=32MB', 'maintenance_work_mem=16MB', 'wal_buffers=1MB', 'temp_buffers=2MB'];
-const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS.flatMap((setting) => ['-c', setting])];
+export const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS.flatMap((setting) => ['-c', setting])];
 
 /**
  * Creates the data directory on first start in a short-lived child process. PGlite's initdb runs a second

@@ -1,26 +1,24 @@
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
-import { type EmbeddedDatabase, startEmbeddedDatabase } from '../../src/database/embedded-database';
 import { quoteIdent, serverUrlFromEnv, withClient, withDatabase } from '../support/database-server';
+import { startEmbeddedTestDatabases } from '../support/embedded-test-database';
 import { globalState } from './global-state';
 
 /**
  * Prepares one migrated template database per test run. On PostgreSQL every test file then gets a fresh
- * database cloned from it (architecture.md "Tests"); on the embedded database (no DATABASE_URL) there is
- * one session only, so each test file resets the schema instead (test/support/test-database.ts).
+ * database cloned from it (architecture.md "Tests"); on the embedded database (no DATABASE_URL) every test
+ * file gets a fresh PGlite opened on a copy of a migrated template directory, in its worker's own database
+ * process (test/support/embedded-test-database.ts).
  */
 export default async function globalSetup(globalConfig: { maxWorkers: number }): Promise<void> {
   const serverUrl = serverUrlFromEnv();
   if (!serverUrl) {
-    // One PGlite per Jest worker: PGlite serves a single session, and each file resets its schema, so two
-    // workers must never share one. Worker n (JEST_WORKER_ID) uses the n-th URL of the space-separated list
-    // (test/support/test-database.ts); suites only test whether the variable is set.
-    const instances: EmbeddedDatabase[] = [];
-    for (let worker = 0; worker < Math.max(1, globalConfig.maxWorkers); worker++) instances.push(await startEmbeddedDatabase('memory://', 8));
-    globalState.closeEmbedded = async () => {
-      for (const instance of instances) await instance.close();
-    };
-    process.env.GLOSSA_TEST_EMBEDDED_URL = instances.map((instance) => instance.url).join(' ');
+    // One database process per Jest worker: PGlite serves a single session, so two workers must never share
+    // one. Worker n (JEST_WORKER_ID) asks the n-th control URL of the space-separated list for its files'
+    // databases (test/support/test-database.ts); suites only test whether the variable is set.
+    const databases = await startEmbeddedTestDatabases(Math.max(1, globalConfig.maxWorkers));
+    globalState.closeEmbedded = databases.close;
+    process.env.GLOSSA_TEST_EMBEDDED_URL = databases.controlUrls.join(' ');
     return;
   }
   const template = `glossa_test_tpl_${process.pid}_${Date.now()}`;

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { quoteIdent, withClient, withDatabase } from './database-server';
+import { openEmbeddedTestDatabase } from './embedded-test-database';
 
 export interface TestDatabase {
   /** Connection URL of a database that holds the migrated schema and nothing else. */
@@ -10,9 +9,9 @@ export interface TestDatabase {
 }
 
 /**
- * The embedded database of this Jest worker: the global setup starts one PGlite per worker (a PGlite serves
- * one session, and each file resets its schema), and Jest numbers its workers from 1 (JEST_WORKER_ID, kept
- * when a worker is replaced after `workerIdleMemoryLimit`).
+ * The embedded database process of this Jest worker: the global setup starts one per worker (a PGlite serves
+ * one session), and Jest numbers its workers from 1 (JEST_WORKER_ID, kept when a worker is replaced after
+ * `workerIdleMemoryLimit`).
  */
 function embeddedUrlOfThisWorker(): string {
   const urls = (process.env.GLOSSA_TEST_EMBEDDED_URL ?? '').split(' ').filter(Boolean);
@@ -25,7 +24,8 @@ function embeddedUrlOfThisWorker(): string {
 
 /**
  * A fresh, migrated database for one test file. On PostgreSQL it is a new database cloned from the run's
- * template (fast, isolated); on the embedded database the single schema is dropped and migrated again.
+ * template (fast, isolated); on the embedded database a fresh PGlite on a copy of the run's migrated template,
+ * in this worker's database process (which closes what earlier files of the worker left open).
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const serverUrl = process.env.GLOSSA_TEST_SERVER_URL;
@@ -48,14 +48,5 @@ export async function createTestDatabase(): Promise<TestDatabase> {
         ),
     };
   }
-  const embeddedUrl = embeddedUrlOfThisWorker();
-  await withClient(embeddedUrl, (client) => client.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public'));
-  const dataSource = new DataSource(buildDataSourceOptions(embeddedUrl, 1));
-  await dataSource.initialize();
-  try {
-    await dataSource.runMigrations();
-  } finally {
-    await dataSource.destroy();
-  }
-  return { url: embeddedUrl, drop: async () => undefined };
+  return openEmbeddedTestDatabase(embeddedUrlOfThisWorker());
 }
