@@ -87,8 +87,6 @@ export interface AppConfig {
   fileLimits: FileLimits;
   /** The most items one bulk translate request may carry (issue 14 item 5; 400 above). */
   bulkMaxItems: number;
-  /** Edits per write statement of a bulk translate request (bulk-translate.service.ts, WRITE_CHUNK). */
-  bulkWriteChunk: number;
   /** Multipart form fields of an upload besides the file (issue 10, item 2). */
   uploadMaxFields: number;
   uploadMaxFieldBytes: number;
@@ -383,7 +381,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxStringLength: parseInteger('MAX_STRING_LENGTH', env.MAX_STRING_LENGTH, 100_000, problems, 1, 100_000_000),
     },
     bulkMaxItems: parseInteger('BULK_MAX_ITEMS', env.BULK_MAX_ITEMS, 10_000, problems, 1, 1_000_000),
-    bulkWriteChunk: parseInteger('BULK_WRITE_CHUNK', env.BULK_WRITE_CHUNK, 1_000, problems, 1, 1_000_000),
     uploadMaxFields: parseInteger('UPLOAD_MAX_FIELDS', env.UPLOAD_MAX_FIELDS, 20, problems, 1, 1000),
     uploadMaxFieldBytes: parseInteger('UPLOAD_MAX_FIELD_BYTES', env.UPLOAD_MAX_FIELD_BYTES, 4096, problems, 256, 1024 * 1024),
     parseWorkers: parseInteger('PARSE_WORKERS', env.PARSE_WORKERS, 1, problems, 1, 16),

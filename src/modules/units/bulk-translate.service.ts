@@ -40,22 +40,14 @@ export interface BulkTranslateOutcome {
   body: BulkTranslateResult;
 }
 
-/** An item whose unit was found and whose edit passed every rule; its automatic fixes are applied when its chunk is written. */
-interface AcceptedItem {
+/** An item whose unit was found and whose edit passed every rule, ready to be written. */
+interface AcceptedEdit {
   index: number;
-  row: CheckContextRow;
-  target: readonly string[];
-  state: number;
-}
-
-/** An accepted item after the translate step (autofixes, enforced checks), ready to be written. */
-interface PreparedEdit {
   row: CheckContextRow;
   target: string;
   state: number;
   details: Record<string, unknown>;
 }
-
 
 const errorBody = (error: ItemError): unknown => (error as HttpException).getResponse();
 
@@ -92,9 +84,7 @@ export class BulkTranslateService {
       const rows = resolved.rows;
       await this.checkPreconditions(ctx, manager, request.items, resolved.ids, failures);
       const may = { edit: true, review: ctx.can('unit.review') };
-      // Every rule is answered before anything is written (an atomic request writes nothing when one item
-      // fails); the automatic fixes, which cannot fail, are applied chunk by chunk while the writes run.
-      const accepted: AcceptedItem[] = [];
+      const accepted: AcceptedEdit[] = [];
       for (const item of request.items) {
         if (!item.ok || failures.has(item.index)) continue;
         const row = rows.get(resolved.ids.get(item.index)!);
@@ -107,7 +97,9 @@ export class BulkTranslateService {
           failures.set(item.index, refused);
           continue;
         }
-        accepted.push({ index: item.index, row, target: item.edit.target!, state: item.edit.state! });
+        // Automatic fixes and enforced checks, as the single edit applies them (unit-checks.ts).
+        const prepared = prepareTranslation(row, item.edit.target!, item.edit.state!);
+        accepted.push({ index: item.index, row, target: prepared.target.join(PLURAL_SEPARATOR), state: prepared.state, details: translationDetails(prepared) });
       }
       const results = request.items.map((item): BulkItemResult => {
         const failure = failures.get(item.index);
@@ -116,7 +108,7 @@ export class BulkTranslateService {
       });
       const failed = failures.size;
       if (request.atomic && failed > 0) return { status: 400, body: { updated: 0, failed, results } };
-      await storeEdits(manager, translation, ctx.caller!.id, accepted, this.config.bulkWriteChunk);
+      await storeEdits(manager, translation, ctx.caller!.id, accepted.filter((edit) => edit.target !== edit.row.target || edit.state !== edit.row.state));
       return { status: 200, body: { updated: request.items.length - failed, failed, results } };
     });
   }
@@ -260,14 +252,13 @@ async function lockNamedUnits(
 }
 
 /*
- * One chunk of edits and their history in one statement: the units get their new target and state (pending:
- * written to the files at the next commit) and each edit its change, in input order, with the single edit's
- * details (unit-translate.statement.ts). The previous target and state and the details come from the rows
- * read under FOR UPDATE at the start of the request, so the history is built from the parameters alone
- * instead of reading the units a second time (a data-modifying CTE's changes are invisible to the rest of its
+ * The units and their history in one statement: the units get their new target and state (pending: written
+ * to the files at the next commit) and each edit its change, in input order, with the single edit's details
+ * (unit-translate.statement.ts). The previous target and state and the details come from the rows read
+ * under FOR UPDATE at the start of the request, so the history is built from the parameters alone instead
+ * of reading 10,000 units a second time (a data-modifying CTE's changes are invisible to the rest of its
  * statement). The details travel as one JSON array (JSON.stringify writes it in one pass; as a text[] each
- * element's quotes would be escaped again) zipped with the arrays by ROWS FROM. `u.id = ANY($1)` lets a
- * chunk find its units through the primary key instead of hashing a scan of the whole table.
+ * element's quotes would be escaped again) zipped with the arrays by ROWS FROM.
  * $1 unit ids, $2 targets, $3 states, $4 actions, $5 previous targets, $6 details (JSON array),
  * $7 project, $8 component, $9 translation, $10 language, $11 user.
  */
@@ -275,7 +266,7 @@ const WRITE_EDITS = `
   WITH updated AS (
     UPDATE units u SET target = i.target, state = i.state, pending = true
       FROM unnest($1::bigint[], $2::text[], $3::smallint[]) AS i(id, target, state)
-     WHERE u.id = i.id AND u.id = ANY($1::bigint[])
+     WHERE u.id = i.id
   )
   INSERT INTO changes (action, project_id, component_id, translation_id, language_id, unit_id, user_id, author_id, target, old, details)
   SELECT r.action, $7::int, $8::int, $9::int, $10::int, r.id, $11::int, $11::int, r.target, r.old, r.details
@@ -283,27 +274,32 @@ const WRITE_EDITS = `
          WITH ORDINALITY AS r(id, target, action, old, details, ord)
    ORDER BY r.ord`;
 
-type ChangeScope = { projectId: number; componentId: number; translationId: number; languageId: number; userId: number; authorId: number };
-
-/** The translate step for one chunk (unit-checks.ts, as the single edit applies it); edits that change nothing are dropped. */
-function prepareChunk(items: readonly AcceptedItem[]): PreparedEdit[] {
-  const edits: PreparedEdit[] = [];
-  for (const item of items) {
-    const prepared = prepareTranslation(item.row, item.target, item.state);
-    const target = prepared.target.join(PLURAL_SEPARATOR);
-    if (target === item.row.target && prepared.state === item.row.state) continue;
-    edits.push({ row: item.row, target, state: prepared.state, details: translationDetails(prepared) });
-  }
-  return edits;
-}
-
-/** One turn of the event loop: pending promise callbacks and I/O (the driver's answers) run first. */
-const yieldToDriver = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/** Queues one chunk's write statement on the transaction's connection (sent once the caller yields). */
-function writeChunk(manager: EntityManager, scope: ChangeScope, edits: readonly PreparedEdit[]): Promise<unknown> {
+/**
+ * Writes the edits that change something: units, history, checks and statistics, as a single edit does for
+ * one: 45 "New contributor" on the caller's first change in the translation, then each edit's action in
+ * input order, then 1 "Translation completed" when the batch completed the translation. The translation row
+ * is locked before the recount, so a concurrent single edit's counter update is either fully before it or
+ * waits for it.
+ */
+async function storeEdits(manager: EntityManager, translation: TranslationRef, userId: number, edits: readonly AcceptedEdit[]): Promise<void> {
+  if (edits.length === 0) return;
+  const [before]: Array<{ translated: number; total: number; contributed: boolean }> = await manager.query(
+    `SELECT t.translated, t.total, EXISTS (SELECT 1 FROM changes c WHERE c.translation_id = t.id AND c.user_id = $2) AS contributed
+       FROM translations t WHERE t.id = $1 FOR UPDATE`,
+    [translation.id, userId],
+  );
+  const scope = {
+    projectId: translation.component.projectId,
+    componentId: translation.component.id,
+    translationId: translation.id,
+    languageId: translation.languageId,
+    userId,
+    authorId: userId,
+  };
+  if (!before.contributed) await recordChanges(manager, [{ ...scope, action: ACTION_NEW_CONTRIBUTOR, unitId: null, target: '' }]);
+  const ordered = [...edits].sort((a, b) => a.index - b.index);
   // The parameters in one pass, as ready-made array literals (array-literal.ts).
-  const count = edits.length;
+  const count = ordered.length;
   const ids = new Array<string>(count);
   const targets = new Array<string>(count);
   const states = new Array<number>(count);
@@ -311,7 +307,7 @@ function writeChunk(manager: EntityManager, scope: ChangeScope, edits: readonly 
   const previous = new Array<string>(count);
   const details = new Array<Record<string, unknown>>(count);
   for (let i = 0; i < count; i += 1) {
-    const { row, target, state } = edits[i];
+    const { row, target, state } = ordered[i];
     ids[i] = row.id;
     targets[i] = target;
     states[i] = state;
@@ -319,9 +315,9 @@ function writeChunk(manager: EntityManager, scope: ChangeScope, edits: readonly 
     previous[i] = row.target;
     // The single edit's details (unit-translate.statement.ts): state, old_state, source, context, then the
     // automatic fixes and enforced checks (jsonb orders the keys itself).
-    details[i] = { state, old_state: row.state, source: row.source, context: row.context, ...edits[i].details };
+    details[i] = { state, old_state: row.state, source: row.source, context: row.context, ...ordered[i].details };
   }
-  return manager.query(WRITE_EDITS, [
+  const writing = manager.query(WRITE_EDITS, [
     numberArrayLiteral(ids),
     textArrayLiteral(targets),
     numberArrayLiteral(states),
@@ -332,70 +328,14 @@ function writeChunk(manager: EntityManager, scope: ChangeScope, edits: readonly 
     scope.componentId,
     scope.translationId,
     scope.languageId,
-    scope.userId,
-  ]);
-}
-
-/**
- * Writes the edits that change something: units, history, checks and statistics, as a single edit does for
- * one: 45 "New contributor" on the caller's first change in the translation, then each edit's action in
- * input order, then 1 "Translation completed" when the batch completed the translation. The translation row
- * is locked before the recount, so a concurrent single edit's counter update is either fully before it or
- * waits for it.
- *
- * The edits are written in chunks of `chunk` (BULK_WRITE_CHUNK, 1,000), all queued on the transaction's one
- * connection in that order (node-postgres runs them one after another). Node yields after each chunk so the
- * driver sends the next queued statement as soon as the previous one is done: PostgreSQL writes chunk n while
- * Node prepares chunk n+1 and computes the checks of chunk n. Written in one statement after all the Node
- * work, the request cost about the sum of both sides; on two cores it now tends to the larger of them
- * (docs/performance.md "Bulk translate, overlap and write cost"). Every rule was answered before the first
- * chunk, so the chunks change nothing about what is applied.
- */
-async function storeEdits(manager: EntityManager, translation: TranslationRef, userId: number, accepted: readonly AcceptedItem[], chunk: number): Promise<void> {
-  if (accepted.length === 0) return;
-  const scope: ChangeScope = {
-    projectId: translation.component.projectId,
-    componentId: translation.component.id,
-    translationId: translation.id,
-    languageId: translation.languageId,
     userId,
-    authorId: userId,
-  };
-  // Asked while the first chunk is prepared; it also locks the translation row when no edit changes anything,
-  // which only makes a concurrent single edit of this translation wait for this transaction.
-  const asking: Promise<Array<{ translated: number; total: number; contributed: boolean }>> = manager.query(
-    `SELECT t.translated, t.total, EXISTS (SELECT 1 FROM changes c WHERE c.translation_id = t.id AND c.user_id = $2) AS contributed
-       FROM translations t WHERE t.id = $1 FOR UPDATE`,
-    [translation.id, userId],
-  );
-  let before: { translated: number; total: number } | null = null;
-  const writes: Array<Promise<unknown>> = [];
-  const checks: { results: CheckResult[]; tied: string[] } = { results: [], tied: [] };
-  try {
-    for (let start = 0; start < accepted.length; start += chunk) {
-      const edits = prepareChunk(accepted.slice(start, start + chunk));
-      if (edits.length === 0) continue;
-      if (before === null) {
-        const [row] = await asking;
-        before = row;
-        if (!row.contributed) writes.push(recordChanges(manager, [{ ...scope, action: ACTION_NEW_CONTRIBUTOR, unitId: null, target: '' }]));
-      }
-      const writing = writeChunk(manager, scope, edits);
-      // A failed write is thrown by the awaits below; until then it must not count as unhandled.
-      writing.catch(() => undefined);
-      writes.push(writing);
-      // TypeORM hands the statement to the driver only after a few promise turns: yield before the checks so
-      // it is sent (or queued) now, and once more after them so the driver can send what is queued.
-      await yieldToDriver();
-      bulkCheckResults(edits, checks);
-      await yieldToDriver();
-    }
-  } finally {
-    // Whatever happens, nothing is left running on the connection when the transaction ends.
-    await Promise.allSettled([asking, ...writes]);
-  }
-  for (const writing of writes) await writing;
-  if (before === null) return;
+  ]);
+  // The checks of the new texts are computed while PostgreSQL writes (the statement is sent once this
+  // turn of the event loop ends); a failure of the write is still thrown by the await below.
+  writing.catch(() => undefined);
+  await new Promise((resolve) => setImmediate(resolve));
+  const checks = bulkCheckResults(edits);
+  await writing;
   // A translation that starts or stops failing moves its string's multiple_failures (a source check).
   if (checks.results.length > 0) await refreshMultipleFailures(manager, await storeCheckResults(manager, checks.results));
   if (checks.tied.length > 0) await recheckUnits(manager, checks.tied);
@@ -407,17 +347,20 @@ async function storeEdits(manager: EntityManager, translation: TranslationRef, u
 }
 
 /**
- * Checks of the edited units from the text and state being written (storeEditedUnitChecks for many), added to
- * `into`: units that never failed and still pass need no row; a string another component also has is rechecked
- * from the database afterwards (`tied`), since `inconsistent` ties it to that string there.
+ * Checks of the edited units from the text and state being written (storeEditedUnitChecks for many): units
+ * that never failed and still pass need no row; a string another component also has is rechecked from the
+ * database afterwards (`tied`), since `inconsistent` ties it to that string there.
  */
-function bulkCheckResults(edits: readonly PreparedEdit[], into: { results: CheckResult[]; tied: string[] }): void {
+function bulkCheckResults(edits: readonly AcceptedEdit[]): { results: CheckResult[]; tied: string[] } {
+  const results: CheckResult[] = [];
+  const tied: string[] = [];
   for (const edit of edits) {
     if (edit.row.has_siblings) {
-      into.tied.push(String(edit.row.id));
+      tied.push(String(edit.row.id));
       continue;
     }
     const names = failingChecks({ ...edit.row, target: edit.target, state: edit.state }, []);
-    if (names.length > 0 || edit.row.has_checks) into.results.push({ unitId: String(edit.row.id), names });
+    if (names.length > 0 || edit.row.has_checks) results.push({ unitId: String(edit.row.id), names });
   }
+  return { results, tied };
 }
