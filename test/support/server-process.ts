@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { open, readFile, unlink } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import * as os from 'node:os';
@@ -25,15 +25,13 @@ function startFlags(): string[] {
 }
 
 /**
- * Runs `work` while holding a lock file of this checkout, so that two Jest workers never run the build at
- * the same time (jest.config.cjs runs two on PostgreSQL): a second `tsc` would rewrite dist/ while the first
- * worker's server processes load it. The second worker waits for the first to finish (an event: the lock
- * file disappears), then finds dist/ up to date. A lock left by a killed worker is taken over once its
- * process is gone. The lock lives in the temp directory, named after the checkout, like the parse worker's
- * transpiled copy (src/formats/parse-worker/worker-script.ts).
+ * Runs `work` while holding the lock file `name` of this checkout, shared by all Jest workers (jest.config.cjs
+ * runs two): the second worker waits for the first to finish (an event: the lock file disappears). A lock left
+ * by a killed worker is taken over once its process is gone. The lock lives in the temp directory, named after
+ * the checkout, like the parse worker's transpiled copy (src/formats/parse-worker/worker-script.ts).
  */
-async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
-  const lockFile = path.join(os.tmpdir(), `glossa-build-${createHash('sha256').update(ROOT).digest('hex').slice(0, 16)}.lock`);
+async function withCheckoutLock<T>(name: string, holderWork: string, work: () => Promise<T>): Promise<T> {
+  const lockFile = path.join(os.tmpdir(), `glossa-${name}-${createHash('sha256').update(ROOT).digest('hex').slice(0, 16)}.lock`);
   await pollUntil(
     async () => {
       try {
@@ -49,7 +47,7 @@ async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
         return undefined;
       }
     },
-    `the build lock ${lockFile} (held by another Jest worker's compile)`,
+    `the lock ${lockFile} (held by another Jest worker's ${holderWork})`,
   );
   try {
     return await work();
@@ -58,9 +56,13 @@ async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Compiles the current sources into dist/ (`npm run build`), so the processes run what the tests read. */
+/**
+ * Compiles the current sources into dist/ (`npm run build`), so the processes run what the tests read. Under
+ * a lock: a second worker's `tsc` would rewrite dist/ while the first worker's server processes load it; the
+ * second then finds dist/ up to date.
+ */
 export async function compileServer(): Promise<void> {
-  await withBuildLock(runBuildIfChanged);
+  await withCheckoutLock('build', 'compile', runBuildIfChanged);
 }
 
 async function runBuildIfChanged(): Promise<void> {
@@ -161,8 +163,27 @@ export class ServerProcess {
     return this.exited;
   }
 
-  /** Spawns the server and waits until /readyz answers 200; fails at once if the process exits first. Answers the ms it took. */
+  /**
+   * Spawns the server and waits until /readyz answers 200; fails at once if the process exits first. Answers the
+   * ms it took (not counting a wait for another worker's first start, below).
+   *
+   * A first start on the embedded database (no DATABASE_URL, a DATA_DIR without a database yet) runs PGlite's
+   * initdb and the setup child, 0.7–0.8 GB each at their peak (docs/performance.md, session 8). Two workers'
+   * first starts at once (embedded-start and cli-embedded) took `npm test` past its 2 GB (issue 15 item 5), so
+   * first starts take turns across the workers; every other start goes ahead at once.
+   */
   async start(): Promise<number> {
+    if (!this.isEmbeddedFirstStart()) return this.startNow();
+    return withCheckoutLock('embedded-first-start', 'embedded first start', () => this.startNow());
+  }
+
+  private isEmbeddedFirstStart(): boolean {
+    const env = { ...this.baseEnv, ...this.env };
+    if (env.DATABASE_URL || !env.DATA_DIR) return false;
+    return !existsSync(path.join(env.DATA_DIR, 'pglite', 'PG_VERSION'));
+  }
+
+  private async startNow(): Promise<number> {
     const started = Date.now();
     let exitCode: number | null | undefined;
     void this.spawn().then((code) => (exitCode = code));
