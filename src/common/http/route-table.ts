@@ -37,8 +37,8 @@ export interface PathMatch {
   params(): Record<string, string>;
 }
 
-function pathMatchOf(route: RouteMatch, names: readonly string[], values: readonly string[]): PathMatch {
-  const decoded = values.map((value) => decodeURIComponent(value));
+/** `decoded`: the path's parameter values as usableParameter decoded them, in `names`' order. */
+function pathMatchOf(route: RouteMatch, names: readonly string[], decoded: readonly string[]): PathMatch {
   return {
     route,
     params: () => {
@@ -64,18 +64,18 @@ function compilePattern(pattern: string): RegExp {
 }
 
 /**
- * A parameter segment a handler can be given: it must decode (malformed escapes such as `%E0%A4` would make
+ * A parameter segment a handler can be given, decoded (null when it cannot be given): it must decode (malformed escapes such as `%E0%A4` would make
  * Express answer 400 with its own page) and hold no NUL, which PostgreSQL refuses in text ("invalid byte
  * sequence", a 500 before). `.` and `..` are what Node leaves of dot segments: no object is named so.
  */
-function isUsableParameter(segment: string): boolean {
+function usableParameter(segment: string): string | null {
   let decoded: string;
   try {
     decoded = decodeURIComponent(segment);
   } catch {
-    return false;
+    return null;
   }
-  return decoded !== '.' && decoded !== '..' && !decoded.includes('\0');
+  return decoded !== '.' && decoded !== '..' && !decoded.includes('\0') ? decoded : null;
 }
 
 function answerOf(entry: RouteEntry): RouteMatch {
@@ -133,8 +133,8 @@ export class RouteTable {
     for (const entry of this.entries.values()) {
       const found = entry.regex.exec(path);
       if (!found) continue;
-      const values = found.slice(1);
-      if (!values.every(isUsableParameter)) continue;
+      const values = found.slice(1).map(usableParameter);
+      if (!values.every((value): value is string => value !== null)) continue;
       if (entry.staticSegments > bestStatic) {
         best = entry;
         bestValues = values;
