@@ -1,12 +1,10 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { open, readFile, unlink } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { processIsAlive } from '../../src/database/embedded-lock';
+import { asEmbeddedFirstStart, withCheckoutLock } from './checkout-locks';
 import { PATIENCE_MS, pause, pollUntil } from './wait';
 
 // A real server process (`node dist/main.js`, as the container and `npm start` run it), for tests that start
@@ -22,38 +20,6 @@ const ROOT = process.cwd();
 function startFlags(): string[] {
   const words = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.trim().split(/\s+/);
   return words.slice(1, -1);
-}
-
-/**
- * Runs `work` while holding the lock file `name` of this checkout, shared by all Jest workers (jest.config.cjs
- * runs two): the second worker waits for the first to finish (an event: the lock file disappears). A lock left
- * by a killed worker is taken over once its process is gone. The lock lives in the temp directory, named after
- * the checkout, like the parse worker's transpiled copy (src/formats/parse-worker/worker-script.ts).
- */
-async function withCheckoutLock<T>(name: string, holderWork: string, work: () => Promise<T>): Promise<T> {
-  const lockFile = path.join(os.tmpdir(), `glossa-${name}-${createHash('sha256').update(ROOT).digest('hex').slice(0, 16)}.lock`);
-  await pollUntil(
-    async () => {
-      try {
-        const handle = await open(lockFile, 'wx');
-        await handle.writeFile(String(process.pid));
-        await handle.close();
-        return true;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        const holder = Number((await readFile(lockFile, 'utf8').catch(() => '')).trim());
-        // An empty file is a holder that has not written its id yet; a dead holder's lock is removed.
-        if (holder > 0 && !processIsAlive(holder)) await unlink(lockFile).catch(() => undefined);
-        return undefined;
-      }
-    },
-    `the lock ${lockFile} (held by another Jest worker's ${holderWork})`,
-  );
-  try {
-    return await work();
-  } finally {
-    await unlink(lockFile).catch(() => undefined);
-  }
 }
 
 /**
@@ -168,13 +134,13 @@ export class ServerProcess {
    * ms it took (not counting a wait for another worker's first start, below).
    *
    * A first start on the embedded database (no DATABASE_URL, a DATA_DIR without a database yet) runs PGlite's
-   * initdb and the setup child, 0.7–0.8 GB each at their peak (docs/performance.md, session 8). Two workers'
-   * first starts at once (embedded-start and cli-embedded) took `npm test` past its 2 GB (issue 15 item 5), so
-   * first starts take turns across the workers; every other start goes ahead at once.
+   * initdb, 0.7–0.8 GB at its peak (docs/performance.md, sessions 8 and 9). Two workers' first starts at once
+   * (embedded-start and cli-embedded), or one beside another worker's test file, took `npm test` past its 2 GB
+   * (issue 15 item 5), so a first start runs while the other worker is between files or in a first-start file
+   * of its own (checkout-locks.ts).
    */
   async start(): Promise<number> {
-    if (!this.isEmbeddedFirstStart()) return this.startNow();
-    return withCheckoutLock('embedded-first-start', 'embedded first start', () => this.startNow());
+    return this.isEmbeddedFirstStart() ? asEmbeddedFirstStart(() => this.startNow()) : this.startNow();
   }
 
   private isEmbeddedFirstStart(): boolean {
