@@ -48,28 +48,48 @@ describe('prepareFirstStart', () => {
     delete process.env[FIRST_START_CHILD_ENV];
   });
 
+  /** A stand-in for PGlite's initdb that records the lock owner it ran under, and whether the entry had run. */
+  const created: string[] = [];
+  const createDataDirectory = async (dataDir: string): Promise<void> => {
+    created.push(`${dataDir} ${lockOwner()} ${ran() ?? 'entry not run'}`);
+  };
+  const failingCreate = async (): Promise<void> => {
+    throw new Error('initdb failed');
+  };
+
   it('runs the entry in a child marked as the first-start child on a fresh embedded DATA_DIR, under this process lock', async () => {
-    await prepareFirstStart(config(), entry(0));
+    created.length = 0;
+    await prepareFirstStart(config(), entry(0), createDataDirectory);
+    // initdb first, in this process's turn under the lock, before the setup child.
+    expect(created).toEqual([`${path.join(dir, 'data')} ${process.pid} entry not run`]);
     expect(ran()).toBe(`1 ${process.pid} ${process.pid}`);
     // Kept for the server's own start to take over, so no command can open the directory in between.
     expect(lockOwner()).toBe(String(process.pid));
   });
 
+  it('starts no child and releases the lock when creating the data directory fails', async () => {
+    await expect(prepareFirstStart(config(), entry(0), failingCreate)).rejects.toThrow('initdb failed');
+    expect(ran()).toBeNull();
+    expect(lockOwner()).toBeNull();
+  });
+
   it('names the data directory and the exit code when the child fails, and releases the lock', async () => {
-    await expect(prepareFirstStart(config(), entry(3))).rejects.toThrow(
+    await expect(prepareFirstStart(config(), entry(3), createDataDirectory)).rejects.toThrow(
       `The first start (creating the embedded database in ${path.join(dir, 'data')}) failed with exit code 3; see the messages above.`,
     );
     expect(lockOwner()).toBeNull();
   });
 
   it('starts no child on PostgreSQL, on an initialised directory, or inside the child itself', async () => {
-    await prepareFirstStart(config({ databaseUrl: 'postgres://127.0.0.1/x' }), entry(0));
+    created.length = 0;
+    await prepareFirstStart(config({ databaseUrl: 'postgres://127.0.0.1/x' }), entry(0), createDataDirectory);
     mkdirSync(path.join(dir, 'ready', 'pglite'), { recursive: true });
     writeFileSync(path.join(dir, 'ready', 'pglite', 'PG_VERSION'), '17\n');
-    await prepareFirstStart(config({ dataDir: path.join(dir, 'ready') }), entry(0));
+    await prepareFirstStart(config({ dataDir: path.join(dir, 'ready') }), entry(0), createDataDirectory);
     process.env[FIRST_START_CHILD_ENV] = '1';
     expect(isFirstStartChild()).toBe(true);
-    await prepareFirstStart(config(), entry(0));
+    await prepareFirstStart(config(), entry(0), createDataDirectory);
     expect(ran()).toBeNull();
+    expect(created).toEqual([]);
   });
 });

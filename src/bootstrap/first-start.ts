@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AppConfig } from '../config/app-config';
-import { embeddedDataDirectoryExists } from '../database/embedded-database';
+import { createEmbeddedDataDirectory, embeddedDataDirectoryExists } from '../database/embedded-database';
 import { acquireLock, EMBEDDED_LOCK_FILE, LOCK_HOLDER_ENV } from '../database/embedded-lock';
 
 /** Set in the environment of the child that prepares a fresh embedded data directory (and only there). */
@@ -29,13 +29,23 @@ export function isFirstStartChild(env: NodeJS.ProcessEnv = process.env): boolean
  * This process takes the directory's lock before the child starts and keeps it after the child exits (the
  * child works under it, LOCK_HOLDER_ENV), so an admin command started meanwhile waits for this server's admin
  * channel instead of opening the directory itself in the gap between the child and the server.
+ *
+ * PGlite's initdb (`createDataDirectory`, a process of its own that peaks near 0.7 GB) runs from here, before
+ * the setup child: while it runs, only this process (main.ts loads the application after this step) is beside
+ * it, not the setup child with the whole application loaded too, about 0.1 GB less at the first start's peak
+ * (docs/performance.md, session 9). The setup child then finds the directory and starts like a later start.
  */
-export async function prepareFirstStart(config: AppConfig, entry: string): Promise<void> {
+export async function prepareFirstStart(
+  config: AppConfig,
+  entry: string,
+  createDataDirectory: (dataDir: string) => Promise<void> = createEmbeddedDataDirectory,
+): Promise<void> {
   if (config.databaseUrl || isFirstStartChild() || embeddedDataDirectoryExists(config.dataDir)) return;
   fs.mkdirSync(config.dataDir, { recursive: true });
   const releaseLock = acquireLock(path.join(config.dataDir, EMBEDDED_LOCK_FILE));
   let code: number | null;
   try {
+    await createDataDirectory(config.dataDir);
     code = await new Promise<number | null>((resolve, reject) => {
       // The child's log lines (migrations, "Demo project imported") are the first start's: shown as they are.
       const child = spawn(process.execPath, [...process.execArgv, entry], {

@@ -67,6 +67,14 @@ function pgliteDirectory(dataDir: string): string {
   return path.join(dataDir, 'pglite');
 }
 
+/**
+ * Creates the embedded database's data directory under `dataDir` (PGlite's initdb, in a child process) unless it
+ * exists. The first start (src/bootstrap/first-start.ts) runs it before its setup child.
+ */
+export function createEmbeddedDataDirectory(dataDir: string): Promise<void> {
+  return initializeDataDirectory(pgliteDirectory(dataDir));
+}
+
 /** Whether `dataDir` already holds an initialised embedded database (src/bootstrap/first-start.ts). */
 export function embeddedDataDirectoryExists(dataDir: string): boolean {
   return fs.existsSync(path.join(pgliteDirectory(dataDir), 'PG_VERSION'));
