@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { ConfigError, loadConfig } from './config/app-config';
 import { isFirstStartChild, prepareFirstStart } from './bootstrap/first-start';
+import { markServerStarting } from './cli/admin-channel-protocol';
 
 async function main(): Promise<void> {
   let config;
@@ -14,6 +15,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // Until the admin channel opens, an admin command waits for this server however long its start takes.
+  const starting = config.databaseUrl || isFirstStartChild() ? undefined : markServerStarting(config.dataDir);
   // A fresh embedded data directory is prepared by a short-lived child running this same file (first-start.ts).
   await prepareFirstStart(config, process.argv[1]);
   // Loaded after the first start's preparation: this process waits beside PGlite's initdb and the setup child
@@ -30,6 +33,7 @@ async function main(): Promise<void> {
   logger.log(`Listening on http://${config.host}:${config.port}/api/ — database: ${database}`);
   // The embedded database has one owner; the admin CLI reaches it through this process (src/cli/admin-channel.ts).
   const adminChannel = config.databaseUrl ? null : await startAdminChannel(glossa.app, config, (message) => logger.warn(message));
+  starting?.();
 
   let stopping = false;
   const stop = (signal: string): void => {

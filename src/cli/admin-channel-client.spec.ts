@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { AppConfig } from '../config/app-config';
 import { EMBEDDED_LOCK_FILE } from '../database/embedded-lock';
 import { forwardToRunningServer } from './admin-channel-client';
-import { adminSocketPath } from './admin-channel-protocol';
+import { ADMIN_STARTING_FILE, adminSocketPath } from './admin-channel-protocol';
 
 // A command started while the server that owns DATA_DIR is still starting (no admin channel yet) waits for
 // the channel instead of opening the database itself. The "owner" here is a real live process (a sleeping
@@ -74,6 +74,24 @@ describe('forwardToRunningServer while the owner is starting', () => {
   });
 
   it('runs the command here when no channel opens in time (another command has the database open)', async () => {
+    const { io } = output();
+    await expect(forwardToRunningServer(config(), ['createadmin'], io, 0)).resolves.toBeUndefined();
+  });
+
+  it('waits past its bound for an owner marked as a starting server, until the channel opens', async () => {
+    writeFileSync(path.join(dir, ADMIN_STARTING_FILE), String(owner.pid));
+    const { io, lines, waiting } = output();
+    // A bound of 0: without the mark the command would give up at once (the test above).
+    const forwarded = forwardToRunningServer(config(), ['createadmin'], io, 0);
+    await waiting;
+    channel = net.createServer((socket) => socket.once('data', () => socket.end(`${JSON.stringify({ out: 'Created' })}\n${JSON.stringify({ exit: 0 })}\n`)));
+    await new Promise<void>((resolve) => channel!.listen(adminSocketPath(dir), resolve));
+    await expect(forwarded).resolves.toBe(0);
+    expect(lines).toEqual([`Waiting for the server (process ${owner.pid}) to finish starting…`, 'Created']);
+  });
+
+  it('gives up on its bound when the mark names another process than the owner', async () => {
+    writeFileSync(path.join(dir, ADMIN_STARTING_FILE), String(process.pid));
     const { io } = output();
     await expect(forwardToRunningServer(config(), ['createadmin'], io, 0)).resolves.toBeUndefined();
   });

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import type { AppConfig } from '../config/app-config';
 import { embeddedDatabaseOwner } from '../database/embedded-lock';
-import { adminSocketPath, type AdminReply } from './admin-channel-protocol';
+import { adminSocketPath, type AdminReply, startingServer } from './admin-channel-protocol';
 
 interface Output {
   out(line: string): void;
@@ -22,25 +22,29 @@ async function progressBar(): Promise<ProgressBar> {
   return { update: (percent) => bar.update(percent), stop: () => bar.stop() };
 }
 
-/** How long a command waits for a starting server to open its admin channel (a first start imports the demo). */
+/**
+ * How long a command waits for the owner of DATA_DIR's lock to open an admin channel when the owner is not
+ * marked as a starting server (admin-channel-protocol.ts): it may be another command running in-process.
+ */
 export const STARTING_SERVER_WAIT_MS = 120_000;
 const POLL_MS = 100;
 
 /**
  * Waits until the server that owns DATA_DIR's lock opens its admin channel: a server takes the lock before it
  * can answer (the first start holds it while its setup child builds the database, src/bootstrap/first-start.ts).
- * Answers false when the owner went away or did not open a channel in time (e.g. another CLI command runs the
- * database in-process); the command then runs here and reports the database as in use.
+ * An owner marked as a starting server is waited for as long as it lives, however slow the machine; any other
+ * owner for `waitMs`. Answers false when the owner went away or did not open a channel in time (e.g. another
+ * CLI command runs the database in-process); the command then runs here and reports the database as in use.
  */
 async function waitForAdminChannel(dataDir: string, socketPath: string, owner: number, io: Output, waitMs: number): Promise<boolean> {
   io.err(`Waiting for the server (process ${owner}) to finish starting…`);
   const deadline = Date.now() + waitMs;
-  while (Date.now() < deadline) {
+  for (;;) {
     if (fs.existsSync(socketPath)) return true;
     if (embeddedDatabaseOwner(dataDir) === null) return false;
+    if (Date.now() >= deadline && startingServer(dataDir) !== owner) return fs.existsSync(socketPath);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
-  return fs.existsSync(socketPath);
 }
 
 /**

@@ -79,6 +79,8 @@ describe('admin CLI while the embedded server runs', () => {
     const socket = path.join(dataDir, 'admin.sock');
     expect(statSync(socket).isSocket()).toBe(true);
     expect(statSync(socket).mode & 0o777).toBe(0o600);
+    // The starting server's mark (src/cli/admin-channel-protocol.ts) is gone once the channel is open.
+    expect(existsSync(path.join(dataDir, 'admin.starting'))).toBe(false);
   });
 
   it('a command started during the first start waits for the server and runs there', async () => {
