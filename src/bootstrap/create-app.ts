@@ -10,7 +10,7 @@ import { ApiExceptionFilter } from '../common/http/api-exception.filter';
 import { bodyParsers } from '../common/http/body-parsing';
 import { bindToBodyRoutes, MultipartBodyInterceptor } from '../common/http/multipart-body.interceptor';
 import { DirectReads } from '../common/http/direct-reads';
-import { httpContractMiddleware } from '../common/http/http-contract.middleware';
+import { httpContractMiddleware, installJsonWriter } from '../common/http/http-contract.middleware';
 import { middlewareChain } from '../common/http/middleware-chain';
 import { OpenStreams } from '../common/http/open-streams';
 import { discoverRoutes } from '../common/http/route-discovery';
@@ -118,6 +118,7 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
     // layer runs them all (middleware-chain.ts). Its last step hands GET/HEAD reads to their Nest handler
     // without Express's route walk (direct-reads.ts); it knows the routes once app.init() registered them.
     const directReads = new DirectReads(routes);
+    installJsonWriter(server);
     app.use(
       middlewareChain([
         requestObserver(logger, metrics, routes),

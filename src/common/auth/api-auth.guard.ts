@@ -68,7 +68,7 @@ export class ApiAuthGuard implements CanActivate {
     const key = parseAuthorizationHeader(request.headers.authorization);
     // A GET detail route may have its body read by the access statement (read-with-access.ts).
     const detail = request.method === 'GET' || request.method === 'HEAD' ? route.detail : null;
-    await resolveRequestAccess(this.dataSource, request.path, ctx, key === null ? null : requestTokenHash(request, key), !SAFE_METHODS.has(request.method), this.authCache.cache, detail, this.authCache.superusers);
+    await resolveRequestAccess(this.dataSource, request.path, ctx, key === null ? null : requestTokenHash(key), !SAFE_METHODS.has(request.method), this.authCache.cache, detail, this.authCache.superusers);
     // DRF's order for writes (check-order.ts): the route's permission and object checks, before any pipe
     // validates the body.
     const rule = route.rule;

@@ -15,19 +15,24 @@ export function generateUserToken(): string {
   return key;
 }
 
-const REQUEST_HASH = Symbol('glossaTokenHash');
+/** How many recent keys keep their digest (a few hundred bytes each: well under a megabyte when full). */
+export const RECENT_TOKEN_HASHES = 1_000;
+const recentHashes = new Map<string, string>();
 
 /**
- * hashToken for the key of one request, computed once: the rate limiter (src/ops/rate-limit.ts) and the auth
- * guard both need the digest of the same key, and SHA-256 was the costliest step of a token request's
- * pipeline they each ran (docs/performance.md, "Request pipeline"). The key is compared, so a request whose
- * key changed in between (never in practice) gets the right digest.
+ * hashToken for the key of a request, remembered for the last RECENT_TOKEN_HASHES distinct keys: the rate limiter
+ * (src/ops/rate-limit.ts) and the auth guard both need the digest, and SHA-256 per request was the costliest
+ * step of a token request's pipeline (docs/performance.md, "Request pipeline" and "Per-request overhead, session
+ * 9"). A key's digest never changes, so a remembered one cannot go stale: whether the token is still valid is
+ * the token cache's and the database's answer (token-cache.ts), asked on every request as before. Unknown keys
+ * are remembered too (a digest is a digest); when the map is full the oldest key goes, so a flood of random
+ * keys costs at most the SHA-256 it cost before.
  */
-export function requestTokenHash(request: object, key: string): string {
-  const holder = request as { [REQUEST_HASH]?: { key: string; hash: string } };
-  const known = holder[REQUEST_HASH];
-  if (known !== undefined && known.key === key) return known.hash;
+export function requestTokenHash(key: string): string {
+  const known = recentHashes.get(key);
+  if (known !== undefined) return known;
   const hash = hashToken(key);
-  holder[REQUEST_HASH] = { key, hash };
+  if (recentHashes.size >= RECENT_TOKEN_HASHES) recentHashes.delete(recentHashes.keys().next().value as string);
+  recentHashes.set(key, hash);
   return hash;
 }

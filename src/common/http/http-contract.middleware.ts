@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AppConfig } from '../../config/app-config';
 import { LinkBuilder } from '../links/link-builder';
-import { attachRequestContext, RequestContext } from './request-context';
+import { attachRequestContext, RequestContext, requestContextOfResponse } from './request-context';
 import { RouteTable } from './route-table';
 import { sendJson } from './send-json';
 import { nulFieldErrors } from './validation';
@@ -74,13 +74,25 @@ export function httpContractMiddleware(routes: RouteTable, config: AppConfig): R
     // The path as the route spells it (with its trailing slash), for pagination links and entity tags.
     const canonicalPath = path.endsWith('/') ? path : `${path}/`;
     const context = new RequestContext(LinkBuilder.forRequest(request, config, query), canonicalPath, query, request.headers['if-none-match']);
+    // With the context attached, res.json writes through sendJson (installJsonWriter).
     attachRequestContext(response, context);
-    // Handlers return plain objects; Nest hands them to res.json, which would lose 64-bit precision and
-    // one-decimal percentages and add a charset. Route them through our writer instead.
-    response.json = (body: unknown) => {
-      sendJson(response, response.statusCode, body, context.etag);
-      return response;
-    };
     next();
+  };
+}
+
+/**
+ * Handlers return plain objects; Nest hands them to res.json, which would lose 64-bit precision and one-decimal
+ * percentages and add a charset. A response the HTTP contract middleware let through (it carries the request
+ * context) is written by sendJson instead, with the entity tag the handler derived; any other keeps Express's
+ * res.json. Installed once on the app's response prototype rather than as a closure on every response (an
+ * allocation per request: docs/performance.md, "Per-request overhead, session 9").
+ */
+export function installJsonWriter(server: { response: Response }): void {
+  const expressJson = server.response.json;
+  server.response.json = function json(this: Response, body: unknown): Response {
+    const context = requestContextOfResponse(this);
+    if (context === undefined) return expressJson.call(this, body);
+    sendJson(this, this.statusCode, body, context.etag);
+    return this;
   };
 }

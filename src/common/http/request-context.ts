@@ -69,6 +69,11 @@ export function attachRequestContext(response: Response, context: RequestContext
   response.locals[CONTEXT_KEY] = context;
 }
 
+/** The context the HTTP contract middleware attached to this response, if it did. */
+export function requestContextOfResponse(response: Response): RequestContext | undefined {
+  return response.locals?.[CONTEXT_KEY] as RequestContext | undefined;
+}
+
 export function requestContextOf(request: Request): RequestContext {
   const context = request.res?.locals[CONTEXT_KEY] as RequestContext | undefined;
   if (!context) throw new Error('No request context: the HTTP contract middleware did not run for this path.');
