@@ -54,12 +54,20 @@ export function apiOriginOf(request: Request, config: Pick<AppConfig, 'siteUrl' 
  * (architecture.md "The contract").
  */
 export class LinkBuilder {
+  /**
+   * What every API link ends with (`?format=api`, or nothing), encoded once per response rather than once per
+   * link: a translation detail writes about twenty links (docs/performance.md, "The data path of a read, session 9").
+   */
+  private readonly apiSuffix: string;
+
   constructor(
     readonly origin: string,
     private readonly siteUrl: string,
     /** The `format` value API links carry, or null for none. */
     readonly formatValue: string | null,
-  ) {}
+  ) {
+    this.apiSuffix = formatValue === null ? '' : `?format=${encodeURIComponent(formatValue)}`;
+  }
 
   /** `query` is the request's parsed query when the caller has it: Express 5 parses it again on every read of request.query. */
   static forRequest(request: Request, config: Pick<AppConfig, 'siteUrl' | 'linkFormat' | 'production'>, query: Record<string, unknown> = request.query): LinkBuilder {
@@ -71,7 +79,7 @@ export class LinkBuilder {
 
   /** Absolute API link for a path such as `/api/projects/demo/`. */
   api(path: string): string {
-    return this.formatValue === null ? `${this.origin}${path}` : `${this.origin}${path}?format=${encodeURIComponent(this.formatValue)}`;
+    return `${this.origin}${path}${this.apiSuffix}`;
   }
 
   /** Absolute web-interface link for a path such as `/projects/demo/`. */
