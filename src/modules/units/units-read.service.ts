@@ -228,8 +228,11 @@ export class UnitsReadService {
       // codes) is a handful of statement texts per caller kind, run as named statements: parsed once per
       // connection and, with PostgreSQL's generic plan, no longer planned per request (the anonymous
       // caller's team rules made planning about 1.5 ms of a request). User text (a pattern, a word, the
-      // own-text ids of `source:`) stays in unnamed statements, whose plans see its values.
-      const query = params.length === baseParams.length && search.ownTextLookups.length === 0 && !search.usesRegex ? namedQuery(db) : unnamedQuery(db);
+      // own-text ids of `source:`) stays in unnamed statements, whose plans see its values. Only first pages:
+      // their LIMIT and OFFSET are written as literals (with them as parameters PostgreSQL kept planning the
+      // page statement, its generic plan being costed for an unknown LIMIT), and deeper pages are rarer.
+      const named = pageRequest.page === 1 && params.length === baseParams.length && search.ownTextLookups.length === 0 && !search.usesRegex;
+      const query = named ? namedQuery(db) : unnamedQuery(db);
       const resolved = await resolveSearch(db, search, baseParams, params);
       const condition = where(resolved.sql);
       const found = await this.readSmallSearch(query, condition, resolved.params, order, pageRequest);
@@ -242,10 +245,10 @@ export class UnitsReadService {
     const page = resolvePage(pageRequest, count);
     const orderBy = columnsOf('u', order);
     const sql = `WITH page AS MATERIALIZED (
-                   SELECT u.id FROM units u WHERE ${where} ORDER BY ${orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}
+                   SELECT u.id FROM units u WHERE ${where} ORDER BY ${orderBy} ${limitOffset(query, params, page.size, page.offset)}
                  )${UNIT_PAGE_SELECT}
                  ORDER BY ${orderBy}`;
-    const rows = (await query(sql, [...params, page.size, page.offset])) as UnitRow[];
+    const rows = (await query(sql, query.named ? params : [...params, page.size, page.offset])) as UnitRow[];
     return { page, count, rows };
   }
 
@@ -266,11 +269,11 @@ export class UnitsReadService {
     const sql = `WITH matched AS MATERIALIZED (
                    SELECT ${columnsOf('u', order)} FROM units u WHERE ${where} ORDER BY ${columnsOf('u', order)} LIMIT ${SEARCH_SET_CAP + 1}
                  ), page AS MATERIALIZED (
-                   SELECT m.id FROM matched m ORDER BY ${columnsOf('m', order)} LIMIT $${params.length + 1} OFFSET $${params.length + 2}
+                   SELECT m.id FROM matched m ORDER BY ${columnsOf('m', order)} ${limitOffset(query, params, pageRequest.size, offset)}
                  )
                  SELECT r.*, (SELECT count(*) FROM matched)::int AS matched_count FROM (${UNIT_PAGE_SELECT}) r
                  ORDER BY ${columnsOf('r', order)}`;
-    const rows = (await query(sql, [...params, pageRequest.size, offset])) as Array<UnitRow & { matched_count?: number }>;
+    const rows = (await query(sql, query.named ? params : [...params, pageRequest.size, offset])) as Array<UnitRow & { matched_count?: number }>;
     // No row on page 1: nothing matches. On a later page: past the end (404) or past the cap; readPage decides.
     if (rows.length === 0) return offset === 0 ? { page: resolvePage(pageRequest, 0), count: 0, rows } : null;
     const matched = rows[0].matched_count!;
@@ -287,18 +290,23 @@ async function countMatches(query: Query, where: string, params: unknown[]): Pro
 }
 
 /** Runs one statement of a unit list and answers its rows. */
-type Query = (sql: string, params: unknown[]) => Promise<unknown[]>;
+interface Query {
+  (sql: string, params: unknown[]): Promise<unknown[]>;
+  /** Named statements (prepared-statement.ts runNamed: a few per connection); unnamed otherwise. */
+  named: boolean;
+}
 
-const unnamedQuery =
-  (db: DataSource | EntityManager): Query =>
-  (sql, params) =>
-    db.query(sql, params);
+const unnamedQuery = (db: DataSource | EntityManager): Query => Object.assign((sql: string, params: unknown[]) => db.query(sql, params), { named: false });
 
-/** As named statements (prepared-statement.ts runNamed: a few per connection). */
-const namedQuery =
-  (db: DataSource | EntityManager): Query =>
-  (sql, params) =>
-    runNamed(db, sql, params);
+const namedQuery = (db: DataSource | EntityManager): Query => Object.assign((sql: string, params: unknown[]) => runNamed(db, sql, params), { named: true });
+
+/**
+ * The page's LIMIT and OFFSET: parameters after `params`, or for a named statement literals (integers from
+ * parsePageRequest), so that its generic plan is the plan of this page.
+ */
+function limitOffset(query: Query, params: readonly unknown[], size: number, offset: number): string {
+  return query.named ? `LIMIT ${Math.trunc(size)} OFFSET ${Math.trunc(offset)}` : `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
+}
 
 /** How many matching units readSmallSearch collects to count a search and take its page in one statement. */
 const SEARCH_SET_CAP = 5000;
