@@ -170,7 +170,7 @@ describe('visibility filter of /api/units/ searches', () => {
     const original = pg.Client.prototype.query;
     pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
       const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | null)?.text;
-      if (typeof text === 'string' && text.includes(marker)) statements.push({ text, values: Array.isArray(args[1]) ? args[1] : [] });
+      if (typeof text === 'string' && text.includes(marker)) statements.push({ text, values: Array.isArray(args[1]) ? args[1] : ((args[0] as { values?: unknown[] }).values ?? []) });
       return (original as (...a: unknown[]) => unknown).apply(this, args);
     } as typeof original;
     try {

@@ -48,4 +48,20 @@ describe('serializeJson markers', () => {
   it('writes nested bigints and dates like the rest of the API', () => {
     expect(serializeJson({ list: [{ id: 9007199254740993n }], at: new Date(0) })).toBe('{"list":[{"id":9007199254740993}],"at":"1970-01-01T00:00:00.000Z"}');
   });
+
+  it('unquotes exactly the markers the former regular expression did (a marker opening without a number stays)', () => {
+    const prefix = exactInteger(1n).slice(0, -1);
+    const former = new RegExp(`"\\\\u0001${prefix.slice(1)}(-?[0-9]+(?:\\.[0-9])?)"`, 'g');
+    const value = {
+      a: `${prefix}12`,
+      b: `${prefix}-3.5`,
+      c: `${prefix}1e+21`,
+      d: `${prefix}`,
+      e: `${prefix}7.25`,
+      f: [`${prefix}0`, `x${prefix}5`, `${prefix}${prefix}9`, new OneDecimal(1e21), exactInteger(-42n)],
+    };
+    const text = JSON.stringify(value);
+    expect(serializeJson(value)).toBe(text.replace(former, '$1'));
+    expect(serializeJson(value)).toContain('"a":12,"b":-3.5,');
+  });
 });

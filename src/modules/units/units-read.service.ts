@@ -5,7 +5,7 @@ import { translationIdVisibleSql } from '../../common/auth/access-sql';
 import type { DetailRead } from '../../common/auth/read-with-access';
 import { notFound } from '../../common/http/api-errors';
 import type { ApiCaller } from '../../common/http/request-context';
-import { PreparedStatement } from '../../database/prepared-statement';
+import { PreparedStatement, runNamed } from '../../database/prepared-statement';
 import { PageRequest, parsePageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { TranslationLookup } from '../translations/translation-lookup.service';
 import { compileRequestSearch, resolveSearch, runSearch, type CompiledSearch } from './unit-query';
@@ -223,23 +223,32 @@ export class UnitsReadService {
     search: CompiledSearch | null,
   ): Promise<UnitPage> {
     return runSearch(this.dataSource, search, this.config.searchRegexTimeoutMs, async (db) => {
-      if (search === null) return this.readPage(db, where(null), params, order, pageRequest);
+      if (search === null) return this.readPage(unnamedQuery(db), where(null), params, order, pageRequest);
+      // A search that added no parameter of its own (`has:check`, `state:<translated`: its values are inlined
+      // codes) is a handful of statement texts per caller kind, run as named statements: parsed once per
+      // connection and, with PostgreSQL's generic plan, no longer planned per request (the anonymous
+      // caller's team rules made planning about 1.5 ms of a request). User text (a pattern, a word, the
+      // own-text ids of `source:`) stays in unnamed statements, whose plans see its values. Only first pages:
+      // their LIMIT and OFFSET are written as literals (with them as parameters PostgreSQL kept planning the
+      // page statement, its generic plan being costed for an unknown LIMIT), and deeper pages are rarer.
+      const named = pageRequest.page === 1 && params.length === baseParams.length && search.ownTextLookups.length === 0 && !search.usesRegex;
+      const query = named ? namedQuery(db) : unnamedQuery(db);
       const resolved = await resolveSearch(db, search, baseParams, params);
       const condition = where(resolved.sql);
-      const found = await this.readSmallSearch(db, condition, resolved.params, order, pageRequest);
-      return found ?? this.readPage(db, condition, resolved.params, order, pageRequest);
+      const found = await this.readSmallSearch(query, condition, resolved.params, order, pageRequest);
+      return found ?? this.readPage(query, condition, resolved.params, order, pageRequest);
     });
   }
 
-  private async readPage(db: DataSource | EntityManager, where: string, params: unknown[], order: readonly string[], pageRequest: PageRequest): Promise<UnitPage> {
-    const count = await countMatches(db, where, params);
+  private async readPage(query: Query, where: string, params: unknown[], order: readonly string[], pageRequest: PageRequest): Promise<UnitPage> {
+    const count = await countMatches(query, where, params);
     const page = resolvePage(pageRequest, count);
     const orderBy = columnsOf('u', order);
     const sql = `WITH page AS MATERIALIZED (
-                   SELECT u.id FROM units u WHERE ${where} ORDER BY ${orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}
+                   SELECT u.id FROM units u WHERE ${where} ORDER BY ${orderBy} ${limitOffset(query, params, page.size, page.offset)}
                  )${UNIT_PAGE_SELECT}
                  ORDER BY ${orderBy}`;
-    const rows: UnitRow[] = await db.query(sql, [...params, page.size, page.offset]);
+    const rows = (await query(sql, query.named ? params : [...params, page.size, page.offset])) as UnitRow[];
     return { page, count, rows };
   }
 
@@ -253,31 +262,50 @@ export class UnitsReadService {
    * what this cannot answer: `page=last`, a page past the cap, an empty page after the first (count and 404
    * decided by readPage).
    */
-  private async readSmallSearch(db: DataSource | EntityManager, where: string, params: unknown[], order: readonly string[], pageRequest: PageRequest): Promise<UnitPage | null> {
+  private async readSmallSearch(query: Query, where: string, params: unknown[], order: readonly string[], pageRequest: PageRequest): Promise<UnitPage | null> {
     if (pageRequest.page === 'last') return null;
     const offset = (pageRequest.page - 1) * pageRequest.size;
     if (offset + pageRequest.size > SEARCH_SET_CAP) return null;
     const sql = `WITH matched AS MATERIALIZED (
                    SELECT ${columnsOf('u', order)} FROM units u WHERE ${where} ORDER BY ${columnsOf('u', order)} LIMIT ${SEARCH_SET_CAP + 1}
                  ), page AS MATERIALIZED (
-                   SELECT m.id FROM matched m ORDER BY ${columnsOf('m', order)} LIMIT $${params.length + 1} OFFSET $${params.length + 2}
+                   SELECT m.id FROM matched m ORDER BY ${columnsOf('m', order)} ${limitOffset(query, params, pageRequest.size, offset)}
                  )
                  SELECT r.*, (SELECT count(*) FROM matched)::int AS matched_count FROM (${UNIT_PAGE_SELECT}) r
                  ORDER BY ${columnsOf('r', order)}`;
-    const rows: Array<UnitRow & { matched_count?: number }> = await db.query(sql, [...params, pageRequest.size, offset]);
+    const rows = (await query(sql, query.named ? params : [...params, pageRequest.size, offset])) as Array<UnitRow & { matched_count?: number }>;
     // No row on page 1: nothing matches. On a later page: past the end (404) or past the cap; readPage decides.
     if (rows.length === 0) return offset === 0 ? { page: resolvePage(pageRequest, 0), count: 0, rows } : null;
     const matched = rows[0].matched_count!;
     for (const row of rows) delete row.matched_count;
-    const count = matched <= SEARCH_SET_CAP ? matched : await countMatches(db, where, params);
+    const count = matched <= SEARCH_SET_CAP ? matched : await countMatches(query, where, params);
     return { page: resolvePage(pageRequest, count), count, rows };
   }
 }
 
 /** How many units match `where`. */
-async function countMatches(db: DataSource | EntityManager, where: string, params: unknown[]): Promise<number> {
-  const [{ count }]: Array<{ count: number }> = await db.query(`SELECT count(*)::int AS count FROM units u WHERE ${where}`, params);
+async function countMatches(query: Query, where: string, params: unknown[]): Promise<number> {
+  const [{ count }] = (await query(`SELECT count(*)::int AS count FROM units u WHERE ${where}`, params)) as Array<{ count: number }>;
   return count;
+}
+
+/** Runs one statement of a unit list and answers its rows. */
+interface Query {
+  (sql: string, params: unknown[]): Promise<unknown[]>;
+  /** Named statements (prepared-statement.ts runNamed: a few per connection); unnamed otherwise. */
+  named: boolean;
+}
+
+const unnamedQuery = (db: DataSource | EntityManager): Query => Object.assign((sql: string, params: unknown[]) => db.query(sql, params), { named: false });
+
+const namedQuery = (db: DataSource | EntityManager): Query => Object.assign((sql: string, params: unknown[]) => runNamed(db, sql, params), { named: true });
+
+/**
+ * The page's LIMIT and OFFSET: parameters after `params`, or for a named statement literals (integers from
+ * parsePageRequest), so that its generic plan is the plan of this page.
+ */
+function limitOffset(query: Query, params: readonly unknown[], size: number, offset: number): string {
+  return query.named ? `LIMIT ${Math.trunc(size)} OFFSET ${Math.trunc(offset)}` : `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
 }
 
 /** How many matching units readSmallSearch collects to count a search and take its page in one statement. */

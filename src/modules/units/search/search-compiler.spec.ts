@@ -49,8 +49,10 @@ describe('search compiler (checks-suggestions-search.md §7.2-§7.7)', () => {
   });
 
   it('compiles numbers, states, lists and ranges, and rejects bad values', () => {
-    expect(compile('state:>=translated')).toMatchObject({ sql: 'u.state >= $1', params: [20] });
-    expect(compile('state:[10 to 20]')).toMatchObject({ sql: 'u.state BETWEEN $1 AND $2', params: [10, 20] });
+    // State codes are inlined (a known integer 0..100): the statement keeps no parameter for them.
+    expect(compile('state:>=translated')).toMatchObject({ sql: 'u.state >= 20', params: [] });
+    expect(compile('state:[10 to 20]')).toMatchObject({ sql: 'u.state BETWEEN 10 AND 20', params: [] });
+    expect(compile('state:0099')).toMatchObject({ sql: 'u.state = 99', params: [] });
     expect(compile('id:1,5,9')).toMatchObject({ sql: 'u.id = ANY($1::bigint[])', params: [[1, 5, 9]] });
     expect(compile('position:<3').sql).toBe('u.position < $1');
     expect(fails('state:bogus')).toBe('Unsupported state: bogus');

@@ -151,16 +151,19 @@ function rejectRegex(term: SearchTerm): void {
 }
 
 /** Numbers: comparisons, `[a to b]` inclusive ranges; `id:` also takes a comma-separated list (§7.4). */
-function numberLookup(expression: string, list = false, convert: (text: string) => number = integer): FieldCompiler {
+function numberLookup(expression: string, list = false, convert: (text: string) => number = integer, inline = false): FieldCompiler {
   return (term, context) => {
     rejectRegex(term);
+    // `inline`: the converted value is one of a few known codes (state), written into the SQL as a literal, so
+    // the statement has no parameter and its plan can be kept (units-read.service.ts, named search statements).
+    const number = (value: number): string => (inline ? String(value) : context.param(value));
     const { value } = term;
-    if (value.kind === 'range') return `${expression} BETWEEN ${context.param(convert(value.from))} AND ${context.param(convert(value.to))}`;
+    if (value.kind === 'range') return `${expression} BETWEEN ${number(convert(value.from))} AND ${number(convert(value.to))}`;
     const text = (value as { text: string }).text;
     if (list && (term.operator === ':' || term.operator === ':=') && text.includes(',')) {
       return `${expression} = ANY(${context.param(text.split(',').map(convert))}::bigint[])`;
     }
-    return `${expression} ${COMPARE[term.operator]} ${context.param(convert(text))}`;
+    return `${expression} ${COMPARE[term.operator]} ${number(convert(text))}`;
   };
 }
 
@@ -355,8 +358,9 @@ const fields = new Map<string, FieldCompiler>([
                   ${SOURCE('timestamp')})`,
       )(term, context),
   ],
-  ['state', numberLookup('u.state', false, state)],
-  ['source_state', numberLookup(SOURCE('state'), false, state)],
+  // State codes are integers 0..100 (state() refuses anything else), so they are inlined: no user text.
+  ['state', numberLookup('u.state', false, state, true)],
+  ['source_state', numberLookup(SOURCE('state'), false, state, true)],
   [
     'pending',
     (term) => {
