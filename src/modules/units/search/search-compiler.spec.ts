@@ -56,6 +56,9 @@ describe('search compiler (checks-suggestions-search.md §7.2-§7.7)', () => {
     expect(compile('id:1,5,9')).toMatchObject({ sql: 'u.id = ANY($1::bigint[])', params: [[1, 5, 9]] });
     expect(compile('position:<3').sql).toBe('u.position < $1');
     expect(fails('state:bogus')).toBe('Unsupported state: bogus');
+    // Names of Object.prototype are no states either (state codes are written into the SQL as literals).
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) expect(fails(`state:${name}`)).toBe(`Unsupported state: ${name}`);
+    expect(fails('source_state:>=valueOf')).toBe('Unsupported state: valueOf');
     expect(fails('priority:high')).toBe('Could not parse numeric value: high');
     expect(fails('pending:maybe')).toBe('Could not parse boolean value: maybe');
     expect(fails('is:nothing')).toBe('Unsupported lookup for is: nothing');

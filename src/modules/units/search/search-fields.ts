@@ -182,8 +182,11 @@ const STATES: Readonly<Record<string, number>> = {
 };
 
 function state(text: string): number {
-  const code = /^\d+$/.test(text) ? Number(text) : STATES[text.toLowerCase()];
-  if (code === undefined || code > 100) throw new SearchQueryError(`Unsupported state: ${text}`);
+  // Own entries only: `constructor`, `__proto__`… are Object.prototype's, and the code is written into the
+  // statement as a literal (numberLookup's `inline`), so it must be an integer 0..100 and nothing else.
+  const name = text.toLowerCase();
+  const code = /^\d+$/.test(text) ? Number(text) : Object.hasOwn(STATES, name) ? STATES[name] : undefined;
+  if (code === undefined || !Number.isInteger(code) || code > 100) throw new SearchQueryError(`Unsupported state: ${text}`);
   return code;
 }
 
