@@ -17,6 +17,11 @@ export function generateUserToken(): string {
 
 /** How many recent keys keep their digest (a few hundred bytes each: well under a megabyte when full). */
 export const RECENT_TOKEN_HASHES = 1_000;
+/**
+ * Longer keys are hashed every time and not remembered: Glossa's keys have 40 characters, and a header can carry
+ * up to Node's 16 kB, so without this bound a caller sending a thousand long made-up keys would park ~16 MB here.
+ */
+export const MAX_REMEMBERED_KEY_LENGTH = 128;
 const recentHashes = new Map<string, string>();
 
 /**
@@ -29,6 +34,7 @@ const recentHashes = new Map<string, string>();
  * keys costs at most the SHA-256 it cost before.
  */
 export function requestTokenHash(key: string): string {
+  if (key.length > MAX_REMEMBERED_KEY_LENGTH) return hashToken(key);
   const known = recentHashes.get(key);
   if (known !== undefined) return known;
   const hash = hashToken(key);
