@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pidInFile } from '../database/embedded-lock';
 
 // The admin channel's wire format, shared by the server (admin-channel.ts) and `npx glossa`
 // (admin-channel-client.ts). One request per connection, newline-delimited JSON both ways:
@@ -42,12 +43,7 @@ export function markServerStarting(dataDir: string): () => void {
 
 /** The pid a starting server wrote under `dataDir`, or null. */
 export function startingServer(dataDir: string): number | null {
-  try {
-    const pid = Number(fs.readFileSync(path.join(dataDir, ADMIN_STARTING_FILE), 'utf8').trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : null;
-  } catch {
-    return null;
-  }
+  return pidInFile(path.join(dataDir, ADMIN_STARTING_FILE));
 }
 
 /** `{"argv": [...]}` with at most MAX_ADMIN_ARGS strings, or null. */

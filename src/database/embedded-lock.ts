@@ -29,10 +29,10 @@ export function acquireLock(lockPath: string, env: NodeJS.ProcessEnv = process.e
       return () => fs.rmSync(lockPath, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const owner = Number(fs.readFileSync(lockPath, 'utf8').trim());
+      const owner = pidInFile(lockPath);
       // Held for this process by its parent: the parent keeps the lock and releases it.
       if (owner === holder && owner === process.ppid) return () => undefined;
-      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && processIsAlive(owner)) {
+      if (owner !== null && owner !== process.pid && processIsAlive(owner)) {
         throw new EmbeddedDatabaseInUseError(
           `The embedded database in ${path.dirname(lockPath)} is in use by process ${owner}. Stop that process, or let it run the command: a running server takes admin commands through its admin channel.`,
           { cause: error },
@@ -58,11 +58,17 @@ export function processIsAlive(pid: number): boolean {
 
 /** The live process (other than this one) that holds the embedded database under `dataDir`, if any. */
 export function embeddedDatabaseOwner(dataDir: string): number | null {
-  let owner: number;
+  const owner = pidInFile(path.join(dataDir, EMBEDDED_LOCK_FILE));
+  return owner !== null && owner !== process.pid && processIsAlive(owner) ? owner : null;
+}
+
+/** The process id a lock or mark file under DATA_DIR holds, or null (no file, or not a pid). */
+export function pidInFile(file: string): number | null {
+  let pid: number;
   try {
-    owner = Number(fs.readFileSync(path.join(dataDir, EMBEDDED_LOCK_FILE), 'utf8').trim());
+    pid = Number(fs.readFileSync(file, 'utf8').trim());
   } catch {
     return null;
   }
-  return Number.isInteger(owner) && owner > 0 && owner !== process.pid && processIsAlive(owner) ? owner : null;
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
 }

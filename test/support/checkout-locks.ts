@@ -17,9 +17,14 @@ const CHECKOUT = createHash('sha256').update(process.cwd()).digest('hex').slice(
 
 const lockPath = (name: string): string => path.join(os.tmpdir(), `glossa-${name}-${CHECKOUT}.lock`);
 
+/** The pid written in a lock file, 0 when there is none yet (a holder that has not written its id) or no file. */
+async function holderOf(lockFile: string): Promise<number> {
+  return Number((await readFile(lockFile, 'utf8').catch(() => '')).trim()) || 0;
+}
+
 /** The process that holds the lock file `name`, when it is another live process. */
 async function otherHolder(name: string): Promise<number | undefined> {
-  const holder = Number((await readFile(lockPath(name), 'utf8').catch(() => '')).trim());
+  const holder = await holderOf(lockPath(name));
   return holder > 0 && holder !== process.pid && processIsAlive(holder) ? holder : undefined;
 }
 
@@ -39,7 +44,7 @@ export async function withCheckoutLock<T>(name: string, holderWork: string, work
         return true;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        const holder = Number((await readFile(lockFile, 'utf8').catch(() => '')).trim());
+        const holder = await holderOf(lockFile);
         // An empty file is a holder that has not written its id yet; a dead holder's lock is removed.
         if (holder > 0 && !processIsAlive(holder)) await unlink(lockFile).catch(() => undefined);
         return undefined;
