@@ -153,6 +153,8 @@ const TABLE: Array<[string | ((f: Fixture) => string), string[]]> = [
 const BAD: Array<[string, string]> = [
   ['foo:bar', 'Unknown search field: foo'],
   ['state:bogus', 'Unsupported state: bogus'],
+  ['state:constructor', 'Unsupported state: constructor'],
+  ['source_state:>=__proto__', 'Unsupported state: __proto__'],
   ['is:nothing', 'Unsupported lookup for is: nothing'],
   ['has:nothing', 'Unsupported lookup for has: nothing'],
   ['priority:high', 'Could not parse numeric value: high'],
