@@ -5,6 +5,7 @@ import { createTranslatedComponent, type SeededContent } from '../support/conten
 import { expectApiHeaders } from '../support/contract';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createUserWithToken } from '../support/users-factories';
+import { refreshTranslationStatistics } from '../../src/sync/translation-statistics';
 
 // Issue 13 item 5: Weblate's search language (checks-suggestions-search.md §7), one table of queries with the
 // units each must find, run against /api/units/ and against a translation's units (where only the cs rows
@@ -216,6 +217,9 @@ describe('search language (issue 13 item 5)', () => {
     await ds.query(`UPDATE units SET location = 'app.c:10' WHERE id = ANY($1::bigint[])`, [[fixture.ids['en:k1'], fixture.ids['cs:k1']]]);
     await ds.query(`UPDATE units SET note = 'Greeting note' WHERE id = $1`, [fixture.ids['cs:k1']]);
     await ds.query(`UPDATE units SET explanation = 'Shown at start' WHERE id = $1`, [fixture.ids['en:k1']]);
+    // The states were written directly: the translations' statistics follow, as every write path keeps them
+    // (searches such as state:approved take their count from them, units-read.service.ts readCountedPage).
+    await refreshTranslationStatistics(ds.manager, [source.id, cs.id]);
     // History: jane edits k1, bob marks k3 for edit, an authorless edit of k4, an automatic translation of k5,
     // and the source string of k2 changed (a rescan's 30 on the source unit).
     const jane = await createUserWithToken(ds, 'jane');
