@@ -21,6 +21,7 @@ import { ChangeReferenceTriggers1796670000000 } from './1796670000000-ChangeRefe
 import { SourceTrigramsOnSourceUnits1796670000001 } from './1796670000001-SourceTrigramsOnSourceUnits';
 import { Labels1796700000000 } from './1796700000000-Labels';
 import { ChangeReferenceCheckOnePass1796700600000 } from './1796700600000-ChangeReferenceCheckOnePass';
+import { LinkedToSourceIndex1796701400000 } from './1796701400000-LinkedToSourceIndex';
 
 // Migrations are listed as classes, not by glob, so the same list works under tsc output and ts-jest
 // (stack-evaluation.md §8.4). Append new ones at the end.
@@ -48,4 +49,5 @@ export const MIGRATIONS: Function[] = [
   SourceTrigramsOnSourceUnits1796670000001,
   Labels1796700000000,
   ChangeReferenceCheckOnePass1796700600000,
+  LinkedToSourceIndex1796701400000,
 ];

@@ -25,6 +25,9 @@ export enum UnitState {
 // TypeORM cannot express INCLUDE, so they are not synchronised either.
 @Index('IDX_units_not_translated', { synchronize: false })
 @Index('IDX_units_failing_check', { synchronize: false })
+// The units linked to a source unit without their own text, for the `source:`/`context:` searches (migration
+// LinkedToSourceIndex): partial, with INCLUDE, so not synchronised.
+@Index('IDX_units_linked_to_source', { synchronize: false })
 export class Unit {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
   id: string;

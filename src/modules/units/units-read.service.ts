@@ -163,8 +163,7 @@ export class UnitsReadService {
     const translation = await this.lookup.translation(projectSlug, componentSlug, languageCode);
     const params: unknown[] = [translation.id];
     const search = compileRequestSearch(query.q, params);
-    const where = (searchSql: string | null) => (searchSql !== null ? `u.translation_id = $1 AND ${searchSql}` : 'u.translation_id = $1');
-    return this.page(where, 't.id = $1', [translation.id], params, ['position', 'id'], pageRequest, search);
+    return this.page('u.translation_id = $1', 't.id = $1', [translation.id], params, ['position', 'id'], pageRequest, search);
   }
 
   /**
@@ -194,8 +193,7 @@ export class UnitsReadService {
     // Only units of components the caller can see (src/common/auth/access-sql.ts), as a filter on units
     // against the visible translation ids computed once per statement, never a join the planner could
     // repeat per component (issue 10 item 5).
-    const visible = translationIdVisibleSql(caller, 'u.translation_id');
-    return this.page((searchSql) => `(${searchSql ?? 'TRUE'}) AND ${visible}`, translationIdVisibleSql(caller, 't.id'), [], params, ['id'], pageRequest, search);
+    return this.page(translationIdVisibleSql(caller, 'u.translation_id'), translationIdVisibleSql(caller, 't.id'), [], params, ['id'], pageRequest, search);
   }
 
   /** `prefetched`: the row the auth guard read (UNIT_DETAIL_READ), if any. */
@@ -212,14 +210,14 @@ export class UnitsReadService {
    * Joined before the LIMIT, a misestimated join read every unit once per component (issue 10 item 5: a search
    * over 20 components took 1.2 s instead of 1 ms), and an OFFSET joined each skipped row before dropping it;
    * now a deep page walks the index of its order for the skipped ids only. `order`: unit columns, ending with
-   * `id` so the order is total. `where` builds the condition around the search's (null without `q`), whose
+   * `id` so the order is total. `scope`: the condition on `u` around the search's (every unit without `q`), whose
    * `source:`/`context:` terms may first read their source units' ids (resolveSearch); `baseParams` are the
-   * parameters `where` itself uses, `params` those plus the search's as compiled. `translations`: the same
+   * parameters `scope` itself uses, `params` those plus the search's as compiled. `translations`: the same
    * scope as a condition on the translations row `t` (it may use `baseParams`), for counts the translations'
    * statistics keep (readCountedPage).
    */
   private page(
-    where: (searchSql: string | null) => string,
+    scope: string,
     translations: string,
     baseParams: readonly unknown[],
     params: unknown[],
@@ -228,7 +226,7 @@ export class UnitsReadService {
     search: CompiledSearch | null,
   ): Promise<UnitPage> {
     return runSearch(this.dataSource, search, this.config.searchRegexTimeoutMs, async (db) => {
-      if (search === null) return this.readPage(unnamedQuery(db), where(null), params, order, pageRequest);
+      if (search === null) return this.readPage(unnamedQuery(db), matchingUnits(null, scope, order), params, order, pageRequest);
       // A search that added no parameter of its own (`has:check`, `state:<translated`: its values are inlined
       // codes) is a handful of statement texts per caller kind, run as named statements: parsed once per
       // connection and, with PostgreSQL's generic plan, no longer planned per request (the anonymous
@@ -241,21 +239,22 @@ export class UnitsReadService {
       const counted = search.ownTextLookups.length === 0 && !search.usesRegex ? storedUnitCount(search.sql, 't') : null;
       if (counted !== null) {
         const countSql = `SELECT COALESCE(sum(${counted}), 0)::int AS count FROM translations t WHERE ${translations}`;
-        return this.readCountedPage(query, where(search.sql), countSql, params, order, pageRequest);
+        return this.readCountedPage(query, `(${search.sql}) AND ${scope}`, countSql, params, order, pageRequest);
       }
       const resolved = await resolveSearch(db, search, baseParams, params);
-      const condition = where(resolved.sql);
-      const found = await this.readSmallSearch(query, condition, resolved.params, order, pageRequest);
-      return found ?? this.readPage(query, condition, resolved.params, order, pageRequest);
+      const from = matchingUnits(resolved.branches ?? [resolved.sql], scope, order);
+      const found = await this.readSmallSearch(query, from, resolved.params, order, pageRequest);
+      return found ?? this.readPage(query, from, resolved.params, order, pageRequest);
     });
   }
 
-  private async readPage(query: Query, where: string, params: unknown[], order: readonly string[], pageRequest: PageRequest): Promise<UnitPage> {
-    const count = await countMatches(query, where, params);
+  /** `from`: the matching units (matchingUnits). */
+  private async readPage(query: Query, from: string, params: unknown[], order: readonly string[], pageRequest: PageRequest): Promise<UnitPage> {
+    const count = await countMatches(query, from, params);
     const page = resolvePage(pageRequest, count);
     const orderBy = columnsOf('u', order);
     const sql = `WITH page AS MATERIALIZED (
-                   SELECT u.id FROM units u WHERE ${where} ORDER BY ${orderBy} ${limitOffset(query, params, page.size, page.offset)}
+                   SELECT u.id FROM ${from} ORDER BY ${orderBy} ${limitOffset(query, params, page.size, page.offset)}
                  )${UNIT_PAGE_SELECT}
                  ORDER BY ${orderBy}`;
     const rows = (await query(sql, query.named ? params : [...params, page.size, page.offset])) as UnitRow[];
@@ -301,12 +300,12 @@ export class UnitsReadService {
    * what this cannot answer: `page=last`, a page past the cap, an empty page after the first (count and 404
    * decided by readPage).
    */
-  private async readSmallSearch(query: Query, where: string, params: unknown[], order: readonly string[], pageRequest: PageRequest): Promise<UnitPage | null> {
+  private async readSmallSearch(query: Query, from: string, params: unknown[], order: readonly string[], pageRequest: PageRequest): Promise<UnitPage | null> {
     if (pageRequest.page === 'last') return null;
     const offset = (pageRequest.page - 1) * pageRequest.size;
     if (offset + pageRequest.size > SEARCH_SET_CAP) return null;
     const sql = `WITH matched AS MATERIALIZED (
-                   SELECT ${columnsOf('u', order)} FROM units u WHERE ${where} ORDER BY ${columnsOf('u', order)} LIMIT ${SEARCH_SET_CAP + 1}
+                   SELECT ${columnsOf('u', order)} FROM ${from} ORDER BY ${columnsOf('u', order)} LIMIT ${SEARCH_SET_CAP + 1}
                  ), page AS MATERIALIZED (
                    SELECT m.id FROM matched m ORDER BY ${columnsOf('m', order)} ${limitOffset(query, params, pageRequest.size, offset)}
                  )
@@ -317,15 +316,32 @@ export class UnitsReadService {
     if (rows.length === 0) return offset === 0 ? { page: resolvePage(pageRequest, 0), count: 0, rows } : null;
     const matched = rows[0].matched_count!;
     for (const row of rows) delete row.matched_count;
-    const count = matched <= SEARCH_SET_CAP ? matched : await countMatches(query, where, params);
+    const count = matched <= SEARCH_SET_CAP ? matched : await countMatches(query, from, params);
     return { page: resolvePage(pageRequest, count), count, rows };
   }
 }
 
-/** How many units match `where`. */
-async function countMatches(query: Query, where: string, params: unknown[]): Promise<number> {
-  const [{ count }] = (await query(`SELECT count(*)::int AS count FROM units u WHERE ${where}`, params)) as Array<{ count: number }>;
+/** How many units `from` holds (matchingUnits). */
+async function countMatches(query: Query, from: string, params: unknown[]): Promise<number> {
+  const [{ count }] = (await query(`SELECT count(*)::int AS count FROM ${from}`, params)) as Array<{ count: number }>;
   return count;
+}
+
+/**
+ * The units in `scope` matching any of `conditions` (disjoint conditions over `u`; null: every unit of the
+ * scope), as what follows FROM, named `u`, with at least the `order` columns. One condition is a plain scan of
+ * units. Two are the branches of a `source:` / `context:` term (ResolvedSearch.branches), read as a UNION ALL
+ * so that each uses its own index: the trigram index for the units holding the text and an index-only scan of
+ * IDX_units_linked_to_source for the 2,500 units linked to them, instead of a bitmap OR that visited every
+ * matching unit's table page (issue 13: `source:"word"` over 300,000 units, docs/performance.md "Indexed
+ * search, session 10"). The scope is applied once to the union (OFFSET 0 keeps the planner from copying it
+ * into each branch, which planned an anonymous caller's visibility rules twice).
+ */
+function matchingUnits(conditions: readonly string[] | null, scope: string, order: readonly string[]): string {
+  if (conditions === null) return `units u WHERE ${scope}`;
+  if (conditions.length === 1) return `units u WHERE (${conditions[0]}) AND ${scope}`;
+  const columns = `${columnsOf('u', order)}, u.translation_id`;
+  return `(${conditions.map((condition) => `SELECT ${columns} FROM units u WHERE ${condition}`).join(' UNION ALL ')} OFFSET 0) u WHERE ${scope}`;
 }
 
 /** Runs one statement of a unit list and answers its rows. */

@@ -31,6 +31,12 @@ export interface SearchContext {
    * OWN_TEXT_IDS_CAP, or not read). Absent: compile every term in its one-statement form.
    */
   ownTextIds?: ReadonlyArray<readonly string[] | null>;
+  /**
+   * Written by a `source:`/`context:` term compiled with its ids: the two disjoint conditions its condition is
+   * the OR of (the units holding their own matching text; the other units linked to those). A query that is
+   * this one term can read each through its own index (search-compiler.ts withOwnTextIdsSplit).
+   */
+  ownTextBranches?: [string, string];
 }
 
 /**
@@ -124,8 +130,12 @@ function throughSourceUnits(column: 'source' | 'context'): FieldCompiler {
     });
     const ids = context.ownTextIds?.[index];
     if (ids === undefined || ids === null) return unitsWithOwnOrSourceText(ownText(term, context));
-    return `(((${HOLDS_OWN_TEXT('u')}) AND ${onUnit(term, context)})
-      OR (u.source_unit_id IS NOT NULL AND u.source_unit_id = ANY(${context.param(ids)}::bigint[]) AND u.id <> u.source_unit_id AND NOT u.source_differs))`;
+    // The second branch is exactly "not holding its own text" (HOLDS_OWN_TEXT negated), so the two never overlap.
+    const own = `(${HOLDS_OWN_TEXT('u')}) AND ${onUnit(term, context)}`;
+    const linked = `u.source_unit_id IS NOT NULL AND u.source_unit_id = ANY(${context.param(ids)}::bigint[]) AND u.id <> u.source_unit_id AND NOT u.source_differs`;
+    context.ownTextBranches = [own, linked];
+    return `((${own})
+      OR (${linked}))`;
   };
 }
 

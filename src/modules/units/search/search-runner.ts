@@ -35,7 +35,14 @@ export function compileRequestSearch(q: unknown, params: unknown[]): CompiledSea
  * `baseParams`: the caller's parameters before the search's own (the search's placeholders follow them).
  * Run it inside runSearch's `work`, so a regular expression in those statements has the same time limit.
  */
-export async function resolveSearch(db: DataSource | EntityManager, search: CompiledSearch, baseParams: readonly unknown[], searchParams: readonly unknown[]): Promise<{ sql: string; params: unknown[] }> {
+export interface ResolvedSearch {
+  sql: string;
+  params: unknown[];
+  /** When the query is one `source:`/`context:` term with its ids: `sql` as two disjoint conditions (CompiledSearch.withOwnTextIdsSplit). */
+  branches?: [string, string];
+}
+
+export async function resolveSearch(db: DataSource | EntityManager, search: CompiledSearch, baseParams: readonly unknown[], searchParams: readonly unknown[]): Promise<ResolvedSearch> {
   if (search.ownTextLookups.length === 0) return { sql: search.sql, params: [...searchParams] };
   const ids: Array<string[] | null> = [];
   for (const lookup of search.ownTextLookups) {
@@ -44,7 +51,8 @@ export async function resolveSearch(db: DataSource | EntityManager, search: Comp
   }
   if (ids.every((found) => found === null)) return { sql: search.sql, params: [...searchParams] };
   const params = [...baseParams];
-  return { sql: search.withOwnTextIds(ids, params), params };
+  const { sql, branches } = search.withOwnTextIdsSplit(ids, params);
+  return branches === null ? { sql, params } : { sql, params, branches };
 }
 
 function errorCode(error: unknown): unknown {
