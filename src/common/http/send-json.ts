@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { serializeJson } from '../serialization/json-writer';
+import { serializeJsonPayload } from '../serialization/json-writer';
 import { entityTag, noneMatchHits } from './preconditions';
 
 /**
@@ -7,13 +7,14 @@ import { entityTag, noneMatchHits } from './preconditions';
  * with `Content-Type: application/json` exactly as the spec shows it (no charset parameter). A 200 answer to
  * GET/HEAD also gets an ETag, and 304 when the request's If-None-Match names it (preconditions.ts).
  *
- * The body is handed to `end()` as the string it was serialized to: Node then sends the status line, the
+ * A small body is handed to `end()` as the string it was serialized to: Node then sends the status line, the
  * headers and the body in one socket write, where a Buffer goes out as a second chunk of a `writev` (and had
- * to be allocated first). The hash and Content-Length are of its UTF-8 bytes, as before (docs/performance.md,
- * "Request pipeline").
+ * to be allocated first) (docs/performance.md, "Request pipeline"). A large one arrives as its UTF-8 bytes
+ * (serializeJsonPayload), which are hashed, measured and sent without being encoded again. The hash and
+ * Content-Length are of the UTF-8 bytes either way.
  */
 export function sendJson(response: Response, status: number, body: unknown, versionEtag: string | null = null): void {
-  const payload = serializeJson(body);
+  const payload = serializeJsonPayload(body);
   const method = response.req?.method;
   if (status === 200 && (method === 'GET' || method === 'HEAD')) {
     // Every successful read carries its validator; a client holding it gets 304 without the body (preconditions.ts).
@@ -27,8 +28,8 @@ export function sendJson(response: Response, status: number, body: unknown, vers
   }
   response.statusCode = status;
   response.setHeader('Content-Type', 'application/json');
-  response.setHeader('Content-Length', String(Buffer.byteLength(payload, 'utf8')));
-  response.end(payload, 'utf8');
+  response.setHeader('Content-Length', String(typeof payload === 'string' ? Buffer.byteLength(payload, 'utf8') : payload.length));
+  response.end(payload);
 }
 
 /** 304 with the current tag and no body (also for a tag derived before the body was built: NotModified). */

@@ -1,4 +1,4 @@
-import { exactInteger, OneDecimal, serializeJson } from './json-writer';
+import { exactInteger, OneDecimal, serializeJson, serializeJsonPayload } from './json-writer';
 
 describe('serializeJson', () => {
   it('writes compact JSON in insertion order', () => {
@@ -63,5 +63,41 @@ describe('serializeJson markers', () => {
     const text = JSON.stringify(value);
     expect(serializeJson(value)).toBe(text.replace(former, '$1'));
     expect(serializeJson(value)).toContain('"a":12,"b":-3.5,');
+  });
+});
+
+describe('serializeJsonPayload', () => {
+  /** A value whose JSON text is longer than `length` code units: markers, non-ASCII text and lookalikes. */
+  function largeValue(length: number): unknown {
+    const prefix = exactInteger(1n).slice(0, -1);
+    const units = [];
+    for (let i = 0; units.length * 200 < length; i += 1) {
+      units.push({
+        id_hash: exactInteger(-4979696104279204197n + BigInt(i)),
+        content_hash: BigInt(i) * 1_000_000_007n,
+        percent: new OneDecimal(i / 3),
+        text: `Řetězec č. ${i} — 🚀 "quoted" \u0001deadbeef:${i}`,
+        lookalikes: [`${prefix}${i}`, `${prefix}`, `${prefix}1e+21`, `x${prefix}5`],
+      });
+    }
+    return { count: units.length, results: units };
+  }
+
+  it('answers a small body as the string serializeJson writes', () => {
+    const value = { id: 1n, name: 'Ahoj', percent: new OneDecimal(50) };
+    expect(serializeJsonPayload(value)).toBe(serializeJson(value));
+  });
+
+  it('answers a large body as the UTF-8 bytes of what serializeJson writes', () => {
+    const value = largeValue(40_000);
+    const payload = serializeJsonPayload(value);
+    expect(Buffer.isBuffer(payload)).toBe(true);
+    expect((payload as Buffer).equals(Buffer.from(serializeJson(value), 'utf8'))).toBe(true);
+    expect((payload as Buffer).toString('utf8')).toContain('"id_hash":-4979696104279204197,');
+  });
+
+  it('answers a large body without markers as its bytes', () => {
+    const value = { text: 'ž'.repeat(20_000) };
+    expect((serializeJsonPayload(value) as Buffer).equals(Buffer.from(JSON.stringify(value), 'utf8'))).toBe(true);
   });
 });

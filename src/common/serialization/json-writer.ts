@@ -74,6 +74,11 @@ Object.defineProperty(BigInt.prototype, 'toJSON', {
  * a marker only inside this (synchronous) call, so nothing else in the process sees one.
  */
 export function serializeJson(value: unknown): string {
+  return unquoteMarkers(stringifyWithMarkers(value));
+}
+
+/** JSON.stringify with bigints and OneDecimals as marker strings (undefined is written as `null`). */
+function stringifyWithMarkers(value: unknown): string {
   let text: string | undefined;
   serializing += 1;
   try {
@@ -81,9 +86,52 @@ export function serializeJson(value: unknown): string {
   } finally {
     serializing -= 1;
   }
-  if (text === undefined) return 'null';
-  return unquoteMarkers(text);
+  return text ?? 'null';
 }
+
+/** JSON texts at least this long (UTF-16 code units) are finished as bytes by serializeJsonPayload. */
+const LARGE_TEXT = 16 * 1024;
+
+/**
+ * serializeJson's bytes for a response body: a string for a small body (Node sends it in one write with the
+ * headers, send-json.ts), a Buffer for a large one. A large text is encoded to UTF-8 once and its markers are
+ * removed from the bytes: done on the string, a 200-unit page (400 markers, 170 kB) became a rope of 800
+ * pieces that was copied flat again before it was hashed for the ETag, measured for Content-Length and
+ * encoded for the socket, which together cost about as much as JSON.stringify itself (docs/performance.md,
+ * "Indexed search, session 10"). The marker opening and the digits are ASCII, which UTF-8 never uses inside
+ * a multi-byte character, so they are found in the bytes exactly as in the text.
+ */
+export function serializeJsonPayload(value: unknown): string | Buffer {
+  const text = stringifyWithMarkers(value);
+  return text.length < LARGE_TEXT ? unquoteMarkers(text) : unquoteMarkerBytes(Buffer.from(text, 'utf8'));
+}
+
+const MARKER_OPENING_BYTES = Buffer.from(MARKER_OPENING, 'latin1');
+const QUOTE = 0x22;
+
+/** unquoteMarkers over UTF-8 bytes: each marker string replaced by its number, into a new Buffer. */
+function unquoteMarkerBytes(bytes: Buffer): Buffer {
+  let at = bytes.indexOf(MARKER_OPENING_BYTES);
+  if (at === -1) return bytes;
+  const out = Buffer.allocUnsafe(bytes.length);
+  let written = 0;
+  let copied = 0;
+  while (at !== -1) {
+    const start = at + MARKER_OPENING_BYTES.length;
+    const end = bytes.indexOf(QUOTE, start);
+    if (end !== -1 && MARKER_NUMBER.test(bytes.toString('latin1', start, end))) {
+      written += bytes.copy(out, written, copied, at);
+      written += bytes.copy(out, written, start, end);
+      copied = end + 1;
+      at = bytes.indexOf(MARKER_OPENING_BYTES, copied);
+    } else {
+      at = bytes.indexOf(MARKER_OPENING_BYTES, at + 1);
+    }
+  }
+  written += bytes.copy(out, written, copied);
+  return out.subarray(0, written);
+}
+
 
 /**
  * `text` with each marker string replaced by the number it holds. A loop of indexOf and slices: the global
