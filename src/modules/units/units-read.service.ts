@@ -274,20 +274,18 @@ export class UnitsReadService {
     const pageSql = (size: number, offset: number, extraColumns: string) => `WITH page AS MATERIALIZED (
                    SELECT u.id FROM units u WHERE ${where} ORDER BY ${orderBy} ${limitOffset(query, params, size, offset)}
                  )
-                 SELECT r.*${extraColumns} FROM (${UNIT_PAGE_SELECT}) r
-                 ORDER BY ${columnsOf('r', order)}`;
+                 SELECT ${pageRowsAsJson(order)} AS units${extraColumns}`;
     if (pageRequest.page !== 'last') {
       const offset = (pageRequest.page - 1) * pageRequest.size;
       const sql = pageSql(pageRequest.size, offset, `, (${countSql}) AS stored_count`);
-      const rows = (await query(sql, query.named ? params : [...params, pageRequest.size, offset])) as Array<UnitRow & { stored_count: number }>;
-      // The extra column is not a wire field: toUnitResponse lists the fields it writes.
-      if (rows.length > 0) return { page: resolvePage(pageRequest, rows[0].stored_count), count: rows[0].stored_count, rows };
+      const [{ units, stored_count: count }] = (await query(sql, query.named ? params : [...params, pageRequest.size, offset])) as Array<{ units: UnitRow[] | null; stored_count: number }>;
+      if (units !== null) return { page: resolvePage(pageRequest, count), count, rows: units };
     }
     const [{ count }] = (await query(countSql, params)) as Array<{ count: number }>;
     const page = resolvePage(pageRequest, count);
     if (pageRequest.page !== 'last' || count === 0) return { page, count, rows: [] };
-    const rows = (await query(pageSql(page.size, page.offset, ''), query.named ? params : [...params, page.size, page.offset])) as UnitRow[];
-    return { page, count, rows };
+    const [{ units }] = (await query(pageSql(page.size, page.offset, ''), query.named ? params : [...params, page.size, page.offset])) as Array<{ units: UnitRow[] | null }>;
+    return { page, count, rows: units ?? [] };
   }
 
   /**
@@ -309,16 +307,26 @@ export class UnitsReadService {
                  ), page AS MATERIALIZED (
                    SELECT m.id FROM matched m ORDER BY ${columnsOf('m', order)} ${limitOffset(query, params, pageRequest.size, offset)}
                  )
-                 SELECT r.*, (SELECT count(*) FROM matched)::int AS matched_count FROM (${UNIT_PAGE_SELECT}) r
-                 ORDER BY ${columnsOf('r', order)}`;
-    const rows = (await query(sql, query.named ? params : [...params, pageRequest.size, offset])) as Array<UnitRow & { matched_count?: number }>;
+                 SELECT ${pageRowsAsJson(order)} AS units, (SELECT count(*) FROM matched)::int AS matched_count`;
+    const [{ units, matched_count: matched }] = (await query(sql, query.named ? params : [...params, pageRequest.size, offset])) as Array<{ units: UnitRow[] | null; matched_count: number }>;
+    const rows = units ?? [];
     // No row on page 1: nothing matches. On a later page: past the end (404) or past the cap; readPage decides.
     if (rows.length === 0) return offset === 0 ? { page: resolvePage(pageRequest, 0), count: 0, rows } : null;
-    const matched = rows[0].matched_count!;
-    for (const row of rows) delete row.matched_count;
     const count = matched <= SEARCH_SET_CAP ? matched : await countMatches(query, from, params);
     return { page: resolvePage(pageRequest, count), count, rows };
   }
+}
+
+/**
+ * The rows of the `page` CTE's units (UNIT_PAGE_SELECT) in `order`, as one JSON array: a search page reaches
+ * Node as one value parsed at once, instead of 200 rows parsed as they arrive over several socket reads, which
+ * under concurrent requests survived young-generation collections and were promoted, making old-space
+ * collections every few hundred milliseconds (docs/performance.md, "Indexed search, session 10"). The
+ * bigint and timestamptz columns are text (UNIT_TEXT_COLUMNS), as pg answers them, so the rows are the same.
+ */
+function pageRowsAsJson(order: readonly string[]): string {
+  const orderBy = order.map((column) => (column === 'id' ? 'r.id::bigint' : `r.${column}`)).join(', ');
+  return `(SELECT json_agg(r ORDER BY ${orderBy}) FROM (${UNIT_PAGE_SELECT.replace(UNIT_COLUMNS, UNIT_TEXT_COLUMNS)}) r)`;
 }
 
 /** How many units `from` holds (matchingUnits). */
