@@ -150,9 +150,14 @@ describe('labels', () => {
     // A translator's write of a translation unit answers its own (empty) labels.
     const translated = await patch(translationId, { target: ['Nový'], state: 20 }).expect(200);
     expect(translated.body.labels).toEqual([]);
-    // Deleting a label removes it from the units.
+    // Deleting a label removes it from the units, and the units page's entity tag (derived from its units' row
+    // versions) changes with it: a client holding the old tag gets the page without the label, not a 304.
+    const before = await admin('get', '/api/translations/pub/main/en/units/').expect(200);
     await admin('delete', `/api/projects/pub/labels/${legal}/`).expect(204);
     expect((await unit(sourceId)).labels).toEqual([]);
+    const after = await admin('get', '/api/translations/pub/main/en/units/').set('If-None-Match', before.headers.etag).expect(200);
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    expect(after.body.results[0].labels).toEqual([]);
   });
 
   it('searches label:, has:label and labels_count: through the source string, on /api/units/ and a translation', async () => {

@@ -44,11 +44,21 @@ export class LabelsService {
     return rows[0];
   }
 
-  /** DELETE → 204; the label leaves every unit it was on (unit_labels cascade), as Weblate's m2m does. */
+  /**
+   * DELETE → 204; the label leaves every unit it was on (unit_labels cascade), as Weblate's m2m does. Those
+   * units' rows are touched in the same statement, as a label change on a unit touches it (unit-labels.ts): a
+   * units page derives its entity tag from its units' row versions (units-read.service.ts densePage), and
+   * without a new version a client holding the old tag got 304 for a page that no longer showed the label.
+   */
   async remove(projectSlug: string, labelId: string): Promise<void> {
     if (!LABEL_ID.test(labelId)) throw notFound();
-    const [, deleted]: [unknown[], number] = await this.dataSource.query(
-      'DELETE FROM labels lb USING projects p WHERE p.id = lb.project_id AND p.slug = $1 AND lb.id = $2 RETURNING lb.id',
+    const [{ deleted }]: Array<{ deleted: number }> = await this.dataSource.query(
+      `WITH gone AS (
+         DELETE FROM labels lb USING projects p WHERE p.id = lb.project_id AND p.slug = $1 AND lb.id = $2 RETURNING lb.id
+       ), touched AS (
+         UPDATE units u SET pending = u.pending FROM unit_labels ul, gone WHERE ul.label_id = gone.id AND u.id = ul.unit_id
+       )
+       SELECT count(*)::int AS deleted FROM gone`,
       [projectSlug, Number(labelId)],
     );
     if (deleted === 0) throw notFound();
