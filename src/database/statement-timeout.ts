@@ -14,11 +14,33 @@ import { EntitySubscriberInterface, EventSubscriber, type TransactionStartEvent 
 // leaves the startup parameter unapplied). The settings are harmless there; the embedded database is meant
 // for small single-process installations, PostgreSQL for anything exposed to anonymous callers.
 
+// The storage is enabled only while a background run is in progress. In Node 20 an enabled AsyncLocalStorage
+// turns on the promise hooks process-wide: every promise of every request then runs an init hook that copies
+// the store onto it (about 5 % of a read's Node CPU, docs/performance.md "Request pipeline" and "Detail reads and
+// the floor, session 10"), although requests never read it. Disabling it when the last run settles turns the
+// hooks off again. What a run awaits sees the store exactly as before; what a run starts without awaiting it
+// and that is still going after every run settled is no longer background (none of the runs does that: job
+// handlers, start-up tasks and feed drains await their work). `disable()` is marked experimental in Node 20's
+// documentation; the behaviour relied on here is pinned by statement-timeout.spec.ts.
 const background = new AsyncLocalStorage<true>();
+let runs = 0;
+
+function leaveRun(): void {
+  runs -= 1;
+  if (runs === 0) background.disable();
+}
 
 /** Runs `work` as background work: its transactions get the background statement timeout. */
 export function runAsBackgroundWork<T>(work: () => Promise<T>): Promise<T> {
-  return background.run(true, work);
+  runs += 1;
+  let running: Promise<T>;
+  try {
+    running = background.run(true, work);
+  } catch (error) {
+    leaveRun();
+    throw error;
+  }
+  return running.finally(leaveRun);
 }
 
 export function isBackgroundWork(): boolean {
