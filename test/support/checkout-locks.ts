@@ -6,7 +6,6 @@ import * as path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { processIsAlive } from '../../src/database/embedded-lock';
-import { releaseEarlierTestDatabases } from './test-database';
 import { pollUntil } from './wait';
 
 // Coordination between the Jest workers of one checkout (jest.config.cjs runs two): a plain lock for work
@@ -124,23 +123,13 @@ function collectGarbage(): void {
   collect();
 }
 
-/**
- * What this worker can give back before another worker's first start, or its own: its garbage, and the
- * databases its earlier files left open in its database process (each a PGlite of its own: a file that does
- * not drop its database keeps it until the worker's next file opens one).
- */
-async function shrinkForFirstStart(): Promise<void> {
-  await releaseEarlierTestDatabases();
-  collectGarbage();
-}
-
 /** Before a test file's tests: waits while another worker's first start runs (collecting its own garbage first), then records the file. */
 export async function enterTestFile(): Promise<void> {
   for (;;) {
     recordFile();
     if ((await otherHolder(FIRST_START_LOCK)) === undefined) return;
     leaveTestFile();
-    await shrinkForFirstStart();
+    collectGarbage();
     await pollUntil(
       async () => ((await otherHolder(FIRST_START_LOCK)) === undefined ? true : undefined),
       `the end of another Jest worker's embedded first start (${lockPath(FIRST_START_LOCK)})`,
@@ -152,7 +141,7 @@ export async function enterTestFile(): Promise<void> {
 function aloneAmongWorkers<T>(holderWork: string, work: () => Promise<T>): Promise<T> {
   return withCheckoutLock(FIRST_START_LOCK, holderWork, async () => {
     await pollUntil(async () => (otherWorkerRunsAFile() ? undefined : true), `the end of another Jest worker's test file (recorded in ${RUNNING})`);
-    await shrinkForFirstStart();
+    collectGarbage();
     return work();
   });
 }

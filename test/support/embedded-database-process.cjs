@@ -14,8 +14,6 @@
 //                       owner (an earlier test file of the worker) are closed first: a file that never drops
 //                       its database does not keep it for the rest of the run.
 //   POST /close?id=N    closes database N and removes its copy.
-//   POST /release?owner=X  closes the databases earlier test files left open (any owner but X), so that an
-//                       embedded first start's peak does not meet them (test/support/checkout-locks.ts).
 //   POST /template      opens the template directory itself (PGlite runs initdb in it when it is empty), for
 //                       the global setup to migrate; closing it keeps the directory.
 // It exits when its parent goes away (the IPC channel closes), so a killed Jest leaves no database behind.
@@ -60,14 +58,8 @@ async function openDatabase(owner) {
   return { id, url: `postgres://postgres:postgres@${server.getServerConn()}/postgres?sslmode=disable` };
 }
 
-async function release(owner) {
-  for (const [id, database] of open) if (!database.keep && database.owner !== owner) await close(id);
-  return {};
-}
-
 const routes = {
   '/open': (query) => openDatabase(query.get('owner') ?? ''),
-  '/release': (query) => release(query.get('owner') ?? ''),
   '/template': () => openDatabase(undefined),
   '/close': (query) => close(Number(query.get('id'))).then(() => ({})),
 };

@@ -128,11 +128,6 @@ export async function startEmbeddedTestDatabases(workers: number): Promise<Embed
  */
 const THIS_FILE = randomUUID();
 
-/** Closes what earlier test files left open in this worker's database process (`/release`). */
-export async function releaseEarlierDatabases(controlUrl: string): Promise<void> {
-  await post(controlUrl, `/release?owner=${THIS_FILE}`);
-}
-
 /** A fresh copy of the template in this worker's database process, for `createTestDatabase()`. */
 export async function openEmbeddedTestDatabase(controlUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const { id, url } = await post<{ id: number; url: string }>(controlUrl, `/open?owner=${THIS_FILE}`);

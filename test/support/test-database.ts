@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { quoteIdent, withClient, withDatabase } from './database-server';
-import { openEmbeddedTestDatabase, releaseEarlierDatabases } from './embedded-test-database';
+import { openEmbeddedTestDatabase } from './embedded-test-database';
 
 export interface TestDatabase {
   /** Connection URL of a database that holds the migrated schema and nothing else. */
@@ -20,14 +20,6 @@ function embeddedUrlOfThisWorker(): string {
   const url = urls[worker - 1];
   if (!url) throw new Error(`Jest worker ${worker} has no embedded database: the global setup started ${urls.length} (one per worker of maxWorkers).`);
   return url;
-}
-
-/**
- * On the embedded database: closes the databases earlier test files of this worker left open in its database
- * process (the current file's stay). Nothing to do on PostgreSQL, where each file's database is its own.
- */
-export async function releaseEarlierTestDatabases(): Promise<void> {
-  if (process.env.GLOSSA_TEST_EMBEDDED_URL) await releaseEarlierDatabases(embeddedUrlOfThisWorker());
 }
 
 /**
