@@ -3,8 +3,6 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { open, readFile, unlink } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { processIsAlive } from '../../src/database/embedded-lock';
 import { pollUntil } from './wait';
 
@@ -108,28 +106,12 @@ export function leaveTestFile(): void {
   forgetFile = undefined;
 }
 
-/**
- * A full garbage collection of this worker. A worker keeps what its earlier files left (each file evaluates its
- * imports in a fresh module registry) until V8 needs the room: 430–470 MB resident beside another worker's
- * first start made `npm test` peak at 2.43 GB under CPU contention (docs/performance.md, session 10). `gc` is
- * reached without `--expose-gc` on the command line: the flag is set at run time and a new context sees it.
- */
-let collect: (() => void) | undefined;
-function collectGarbage(): void {
-  if (collect === undefined) {
-    setFlagsFromString('--expose-gc');
-    collect = runInNewContext('gc') as () => void;
-  }
-  collect();
-}
-
-/** Before a test file's tests: waits while another worker's first start runs (collecting its own garbage first), then records the file. */
+/** Before a test file's tests: waits while another worker's first start runs, then records the file. */
 export async function enterTestFile(): Promise<void> {
   for (;;) {
     recordFile();
     if ((await otherHolder(FIRST_START_LOCK)) === undefined) return;
     leaveTestFile();
-    collectGarbage();
     await pollUntil(
       async () => ((await otherHolder(FIRST_START_LOCK)) === undefined ? true : undefined),
       `the end of another Jest worker's embedded first start (${lockPath(FIRST_START_LOCK)})`,
@@ -141,7 +123,6 @@ export async function enterTestFile(): Promise<void> {
 function aloneAmongWorkers<T>(holderWork: string, work: () => Promise<T>): Promise<T> {
   return withCheckoutLock(FIRST_START_LOCK, holderWork, async () => {
     await pollUntil(async () => (otherWorkerRunsAFile() ? undefined : true), `the end of another Jest worker's test file (recorded in ${RUNNING})`);
-    collectGarbage();
     return work();
   });
 }
