@@ -101,7 +101,10 @@ describe('search compiler (checks-suggestions-search.md §7.2-§7.7)', () => {
     ]);
     // The bare regular expression is not a source/context term: it keeps its semi-join.
     const again: unknown[] = [7];
-    const sql = squash(compiled.withOwnTextIds([['1', '101'], null], again));
+    const { sql: compiledSql, branches } = compiled.withOwnTextIds([['1', '101'], null], again);
+    const sql = squash(compiledSql);
+    // Not a single term: no branches to read apart.
+    expect(branches).toBeNull();
     expect(again).toEqual([7, '%lantern%', ['1', '101'], '%a.b%', 'x']);
     expect(sql).toBe(
       `(((((u.source_unit_id IS NULL OR u.source_unit_id = u.id OR u.source_differs) AND u.source ILIKE $2) ` +
@@ -109,6 +112,21 @@ describe('search compiler (checks-suggestions-search.md §7.2-§7.7)', () => {
         `AND NOT (${throughSource('sx.context ILIKE $4')})) OR ${throughSource('(sx.source ~ $5 OR sx.context ~ $5)', 'SELECT ux.id FROM units ux WHERE ux.target ~ $5')})`,
     );
     expect(compiled.usesRegex).toBe(true);
+  });
+
+  it('gives a query that is one source: term, with its ids, as two disjoint branches whose OR is its condition', () => {
+    const params: unknown[] = [];
+    const compiled = compileSearch('source:lantern', params)!;
+    const again: unknown[] = [];
+    const { sql, branches } = compiled.withOwnTextIds([['1', '101']], again);
+    expect(again).toEqual(['%lantern%', ['1', '101']]);
+    expect(branches).toEqual([
+      '(u.source_unit_id IS NULL OR u.source_unit_id = u.id OR u.source_differs) AND u.source ILIKE $1',
+      'u.source_unit_id IS NOT NULL AND u.source_unit_id = ANY($2::bigint[]) AND u.id <> u.source_unit_id AND NOT u.source_differs',
+    ]);
+    expect(squash(sql)).toBe(`((${branches![0]}) OR (${branches![1]}))`);
+    // More than OWN_TEXT_IDS_CAP ids (null): the one-statement form, nothing to split.
+    expect(compiled.withOwnTextIds([null], []).branches).toBeNull();
   });
 
   it('answers nothing for features without data, through a registry other modules can replace', () => {

@@ -18,14 +18,11 @@ export interface CompiledSearch {
   ownTextLookups: OwnTextLookup[];
   /**
    * The same condition with the lookups' answers (by index; null where one found more than OWN_TEXT_IDS_CAP),
-   * its parameters appended to `params` (which should hold what the caller's `params` held before compileSearch).
+   * its parameters appended to `params` (which should hold what the caller's `params` held before compileSearch);
+   * and when the whole query is one `source:`/`context:` term compiled with its ids, that condition as its two
+   * disjoint branches (SearchContext.ownTextBranches) over the same parameters, else null.
    */
-  withOwnTextIds(ids: ReadonlyArray<readonly string[] | null>, params: unknown[]): string;
-  /**
-   * withOwnTextIds, and when the whole query is one `source:`/`context:` term compiled with its ids, that
-   * condition as its two disjoint branches (SearchContext.ownTextBranches) over the same parameters.
-   */
-  withOwnTextIdsSplit(ids: ReadonlyArray<readonly string[] | null>, params: unknown[]): { sql: string; branches: [string, string] | null };
+  withOwnTextIds(ids: ReadonlyArray<readonly string[] | null>, params: unknown[]): { sql: string; branches: [string, string] | null };
 }
 
 const isChangeTerm = (node: SearchNode): node is SearchTerm => node.type === 'term' && node.field !== null && node.field in CHANGE_FIELDS;
@@ -70,8 +67,7 @@ export function compileSearch(q: string, params: unknown[], now: Date = new Date
     sql,
     usesRegex: context.usesRegex,
     ownTextLookups: context.ownTextLookups,
-    withOwnTextIds: (ids, into) => compileNode(tree, contextFor(into, ids)),
-    withOwnTextIdsSplit: (ids, into) => {
+    withOwnTextIds: (ids, into) => {
       const split = contextFor(into, ids);
       const sql = compileNode(tree, split);
       return { sql, branches: tree.type === 'term' ? (split.ownTextBranches ?? null) : null };

@@ -34,7 +34,7 @@ export interface SearchContext {
   /**
    * Written by a `source:`/`context:` term compiled with its ids: the two disjoint conditions its condition is
    * the OR of (the units holding their own matching text; the other units linked to those). A query that is
-   * this one term can read each through its own index (search-compiler.ts withOwnTextIdsSplit).
+   * this one term can read each through its own index (search-compiler.ts withOwnTextIds).
    */
   ownTextBranches?: [string, string];
 }
