@@ -239,7 +239,7 @@ export class UnitsReadService {
       const counted = search.ownTextLookups.length === 0 && !search.usesRegex ? storedUnitCount(search.sql, 't') : null;
       if (counted !== null) {
         const countSql = `SELECT COALESCE(sum(${counted}), 0)::int AS count FROM translations t WHERE ${translations}`;
-        return this.readCountedPage(query, `(${search.sql}) AND ${scope}`, countSql, params, order, pageRequest);
+        return this.readCountedPage(query, matchingUnits([search.sql], scope, order), countSql, params, order, pageRequest);
       }
       const resolved = await resolveSearch(db, search, baseParams, params);
       const from = matchingUnits(resolved.branches ?? [resolved.sql], scope, order);
@@ -257,7 +257,7 @@ export class UnitsReadService {
                    SELECT u.id FROM ${from} ORDER BY ${orderBy} ${limitOffset(query, params, page.size, page.offset)}
                  )${UNIT_PAGE_SELECT}
                  ORDER BY ${orderBy}`;
-    const rows = (await query(sql, query.named ? params : [...params, page.size, page.offset])) as UnitRow[];
+    const rows = (await query(sql, pageParams(query, params, page.size, page.offset))) as UnitRow[];
     return { page, count, rows };
   }
 
@@ -269,22 +269,22 @@ export class UnitsReadService {
    * over 300,000 units (issue 13). A page without rows (past the end, or nothing matches) and `page=last`
    * read the count first, as readPage does.
    */
-  private async readCountedPage(query: Query, where: string, countSql: string, params: unknown[], order: readonly string[], pageRequest: PageRequest): Promise<UnitPage> {
+  private async readCountedPage(query: Query, from: string, countSql: string, params: unknown[], order: readonly string[], pageRequest: PageRequest): Promise<UnitPage> {
     const orderBy = columnsOf('u', order);
     const pageSql = (size: number, offset: number, extraColumns: string) => `WITH page AS MATERIALIZED (
-                   SELECT u.id FROM units u WHERE ${where} ORDER BY ${orderBy} ${limitOffset(query, params, size, offset)}
+                   SELECT u.id FROM ${from} ORDER BY ${orderBy} ${limitOffset(query, params, size, offset)}
                  )
                  SELECT ${pageRowsAsJson(order)} AS units${extraColumns}`;
     if (pageRequest.page !== 'last') {
       const offset = (pageRequest.page - 1) * pageRequest.size;
       const sql = pageSql(pageRequest.size, offset, `, (${countSql}) AS stored_count`);
-      const [{ units, stored_count: count }] = (await query(sql, query.named ? params : [...params, pageRequest.size, offset])) as Array<{ units: UnitRow[] | null; stored_count: number }>;
+      const [{ units, stored_count: count }] = (await query(sql, pageParams(query, params, pageRequest.size, offset))) as Array<{ units: UnitRow[] | null; stored_count: number }>;
       if (units !== null) return { page: resolvePage(pageRequest, count), count, rows: units };
     }
     const [{ count }] = (await query(countSql, params)) as Array<{ count: number }>;
     const page = resolvePage(pageRequest, count);
     if (pageRequest.page !== 'last' || count === 0) return { page, count, rows: [] };
-    const [{ units }] = (await query(pageSql(page.size, page.offset, ''), query.named ? params : [...params, page.size, page.offset])) as Array<{ units: UnitRow[] | null }>;
+    const [{ units }] = (await query(pageSql(page.size, page.offset, ''), pageParams(query, params, page.size, page.offset))) as Array<{ units: UnitRow[] | null }>;
     return { page, count, rows: units ?? [] };
   }
 
@@ -308,7 +308,7 @@ export class UnitsReadService {
                    SELECT m.id FROM matched m ORDER BY ${columnsOf('m', order)} ${limitOffset(query, params, pageRequest.size, offset)}
                  )
                  SELECT ${pageRowsAsJson(order)} AS units, (SELECT count(*) FROM matched)::int AS matched_count`;
-    const [{ units, matched_count: matched }] = (await query(sql, query.named ? params : [...params, pageRequest.size, offset])) as Array<{ units: UnitRow[] | null; matched_count: number }>;
+    const [{ units, matched_count: matched }] = (await query(sql, pageParams(query, params, pageRequest.size, offset))) as Array<{ units: UnitRow[] | null; matched_count: number }>;
     const rows = units ?? [];
     // No row on page 1: nothing matches. On a later page: past the end (404) or past the cap; readPage decides.
     if (rows.length === 0) return offset === 0 ? { page: resolvePage(pageRequest, 0), count: 0, rows } : null;
@@ -369,6 +369,11 @@ const namedQuery = (db: DataSource | EntityManager): Query => Object.assign((sql
  */
 function limitOffset(query: Query, params: readonly unknown[], size: number, offset: number): string {
   return query.named ? `LIMIT ${Math.trunc(size)} OFFSET ${Math.trunc(offset)}` : `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
+}
+
+/** The parameters of a statement whose page limitOffset wrote: `params`, then the size and offset unless they are literals. */
+function pageParams(query: Query, params: readonly unknown[], size: number, offset: number): unknown[] {
+  return query.named ? [...params] : [...params, size, offset];
 }
 
 /** How many matching units readSmallSearch collects to count a search and take its page in one statement. */
