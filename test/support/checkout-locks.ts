@@ -119,8 +119,12 @@ export async function enterTestFile(): Promise<void> {
   }
 }
 
-/** Runs `work` under the first-start lock, once no other worker runs a recorded file. */
-function aloneAmongWorkers<T>(holderWork: string, work: () => Promise<T>): Promise<T> {
+/**
+ * Runs `work` under the first-start lock, once no other worker runs a recorded file: a first start, or a step as
+ * large as one (a fresh checkout's compile: tsc, about 0.4 GB; call it inside `outsideTestFile`). Session 9
+ * measured the embedded run's peak (2.03 GB) at such a compile beside the other worker's application and database.
+ */
+export function asLargeStep<T>(holderWork: string, work: () => Promise<T>): Promise<T> {
   return withCheckoutLock(FIRST_START_LOCK, holderWork, async () => {
     await pollUntil(async () => (otherWorkerRunsAFile() ? undefined : true), `the end of another Jest worker's test file (recorded in ${RUNNING})`);
     return work();
@@ -130,7 +134,7 @@ function aloneAmongWorkers<T>(holderWork: string, work: () => Promise<T>): Promi
 /** Runs an embedded first start (`work`) alone: under the first-start lock, once no other worker runs a recorded file. */
 export function asEmbeddedFirstStart<T>(work: () => Promise<T>): Promise<T> {
   leaveTestFile();
-  return aloneAmongWorkers('embedded first start', work);
+  return asLargeStep('embedded first start', work);
 }
 
 /**
@@ -146,13 +150,4 @@ export async function outsideTestFile<T>(work: () => Promise<T>): Promise<T> {
   } finally {
     if (wasRecorded) await enterTestFile();
   }
-}
-
-/**
- * Runs a step as large as a first start (a fresh checkout's compile: tsc, about 0.4 GB) alone, like one. Call it
- * inside `outsideTestFile`. Session 9 measured the embedded run's peak (2.03 GB) at such a compile beside the
- * other worker's in-process application and database.
- */
-export function asLargeStep<T>(holderWork: string, work: () => Promise<T>): Promise<T> {
-  return aloneAmongWorkers(holderWork, work);
 }
