@@ -1,4 +1,4 @@
-import { exactInteger, OneDecimal, serializeJson, serializeJsonPayload } from './json-writer';
+import { exactInteger, OneDecimal, RawJson, serializeJson, serializeJsonPayload } from './json-writer';
 
 describe('serializeJson', () => {
   it('writes compact JSON in insertion order', () => {
@@ -99,5 +99,36 @@ describe('serializeJsonPayload', () => {
   it('answers a large body without markers as its bytes', () => {
     const value = { text: 'ž'.repeat(20_000) };
     expect((serializeJsonPayload(value) as Buffer).equals(Buffer.from(JSON.stringify(value), 'utf8'))).toBe(true);
+  });
+});
+
+// A RawJson text (a page of units PostgreSQL wrote, unit.response.ts) is written verbatim where it stands.
+describe('RawJson', () => {
+  const units = '[{"id":1,"id_hash":-6306725157533644379,"note":"\\u0001 é"}]';
+
+  it('is written as it is, beside the envelope and its own markers', () => {
+    const body = { count: 9007199254740993n, next: null, results: new RawJson(units), percent: new OneDecimal(50) };
+    expect(serializeJson(body)).toBe(`{"count":9007199254740993,"next":null,"results":${units},"percent":50.0}`);
+  });
+
+  it('is a whole body on its own, and may appear more than once', () => {
+    expect(serializeJson(new RawJson('{"a":1}'))).toBe('{"a":1}');
+    expect(serializeJson([new RawJson('1'), new RawJson('"x"'), new RawJson('1')])).toBe('[1,"x",1]');
+  });
+
+  it('leaves a string that spells a RawJson marker without this process\'s nonce as a string', () => {
+    const text = '"\\u0001000000000000000000000000:r0"';
+    expect(serializeJson({ a: JSON.parse(text), b: new RawJson('2') })).toBe(`{"a":${text},"b":2}`);
+  });
+
+  it('answers a large body as the UTF-8 bytes of the whole text', () => {
+    const large = `[${Array.from({ length: 3000 }, (_, i) => `{"id":${i},"s":"é"}`).join(',')}]`;
+    const payload = serializeJsonPayload({ count: 3000, results: new RawJson(large) });
+    expect(Buffer.isBuffer(payload)).toBe(true);
+    expect(payload.toString()).toBe(`{"count":3000,"results":${large}}`);
+  });
+
+  it('is the value its text denotes outside serializeJson', () => {
+    expect(JSON.stringify({ results: new RawJson('[1,{"a":"b"}]') })).toBe('{"results":[1,{"a":"b"}]}');
   });
 });

@@ -38,6 +38,29 @@ export function exactInteger(value: bigint): ExactInteger {
   return (MARKER_PREFIX + value.toString()) as ExactInteger;
 }
 
+/**
+ * A JSON text that serializeJson writes verbatim where it stands: a value PostgreSQL built from a response
+ * mapper's field list (unit.response.ts unitJsonSql), so that a page of units reaches the socket without being
+ * parsed into objects and written again (issue 15 item 2, docs/performance.md "Unit JSON from PostgreSQL").
+ * Inside serializeJson it becomes a marker holding its index, which the splice after JSON.stringify replaces
+ * with the text; anywhere else (Express's own res.json, a log) it is the value the text denotes.
+ */
+export class RawJson {
+  constructor(readonly text: string) {}
+
+  toJSON(): unknown {
+    if (rawTexts === null) return JSON.parse(this.text) as unknown;
+    rawTexts.push(this.text);
+    return `${MARKER_PREFIX}r${rawTexts.length - 1}`;
+  }
+}
+
+/** The RawJson texts met by the JSON.stringify running in stringifyWithMarkers (null outside it). */
+let rawTexts: string[] | null = null;
+
+/** A RawJson marker's opening as JSON.stringify writes it; its index and the closing quote follow. */
+const RAW_OPENING = `${MARKER_OPENING}r`;
+
 type BigIntWithJson = { toJSON?: (this: bigint) => string };
 
 /** How many serializeJson calls are running (the calls are synchronous; a nested one must not end the outer). */
@@ -74,19 +97,52 @@ Object.defineProperty(BigInt.prototype, 'toJSON', {
  * a marker only inside this (synchronous) call, so nothing else in the process sees one.
  */
 export function serializeJson(value: unknown): string {
-  return unquoteMarkers(stringifyWithMarkers(value));
+  const { text, raws } = stringifyWithMarkers(value);
+  return spliceRawTexts(unquoteMarkers(text), raws);
 }
 
-/** JSON.stringify with bigints and OneDecimals as marker strings (undefined is written as `null`). */
-function stringifyWithMarkers(value: unknown): string {
+/**
+ * JSON.stringify with bigints, OneDecimals and RawJson values as marker strings (undefined is written as
+ * `null`), and the RawJson texts met, by index.
+ */
+function stringifyWithMarkers(value: unknown): { text: string; raws: string[] } {
   let text: string | undefined;
+  const outer = rawTexts;
+  const raws: string[] = [];
+  rawTexts = raws;
   serializing += 1;
   try {
     text = JSON.stringify(value);
   } finally {
     serializing -= 1;
+    rawTexts = outer;
   }
-  return text ?? 'null';
+  return { text: text ?? 'null', raws };
+}
+
+/**
+ * `text` with each RawJson marker replaced by its text. The markers were written by this process, after the
+ * number markers were removed, and a RawJson text is never searched: a marker spelled inside one (which would
+ * need the process's nonce) stays as it is.
+ */
+function spliceRawTexts(text: string, raws: readonly string[]): string {
+  if (raws.length === 0) return text;
+  let out = '';
+  let copied = 0;
+  let at = text.indexOf(RAW_OPENING);
+  while (at !== -1) {
+    const start = at + RAW_OPENING.length;
+    const end = text.indexOf('"', start);
+    const index = end === -1 ? NaN : Number(text.slice(start, end));
+    if (Number.isInteger(index) && index >= 0 && index < raws.length) {
+      out += text.slice(copied, at) + raws[index];
+      copied = end + 1;
+      at = text.indexOf(RAW_OPENING, copied);
+    } else {
+      at = text.indexOf(RAW_OPENING, at + 1);
+    }
+  }
+  return out + text.slice(copied);
 }
 
 /** JSON texts at least this long (UTF-16 code units) are finished as bytes by serializeJsonPayload. */
@@ -102,7 +158,13 @@ const LARGE_TEXT = 16 * 1024;
  * a multi-byte character, so they are found in the bytes exactly as in the text.
  */
 export function serializeJsonPayload(value: unknown): string | Buffer {
-  const text = stringifyWithMarkers(value);
+  const { text, raws } = stringifyWithMarkers(value);
+  if (raws.length > 0) {
+    // The text around RawJson values (an envelope) is small: its markers go on the string, then the bytes
+    // of the whole are encoded once.
+    const whole = spliceRawTexts(unquoteMarkers(text), raws);
+    return whole.length < LARGE_TEXT ? whole : Buffer.from(whole, 'utf8');
+  }
   return text.length < LARGE_TEXT ? unquoteMarkers(text) : unquoteMarkerBytes(Buffer.from(text, 'utf8'));
 }
 
