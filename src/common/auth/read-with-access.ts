@@ -1,4 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
+import type { LinkBuilder } from '../links/link-builder';
 
 /*
  * A detail read answered by the access statement itself (docs/performance.md, "Read floor"). Every request
@@ -28,9 +29,16 @@ export interface DetailRead {
    * the request's parsed query, or null when this request is not one the SELECT answers (a search, an
    * unusual page); the handler then reads it its own way, after the guard's usual statement. It must not
    * throw: the guard's rules (401 for a bad token, 404 for a hidden object) come before any answer about
-   * the query, so a query the route would refuse is left to the handler.
+   * the query, so a query the route would refuse is left to the handler. `links`: the response's link
+   * builder, for a SELECT that writes the body's links itself (unit.response.ts unitLinkParams).
    */
-  queryParams?(query: Record<string, unknown>): unknown[] | null;
+  queryParams?(query: Record<string, unknown>, links: LinkBuilder): unknown[] | null;
+  /**
+   * A text column of the SELECT that reaches the handler as it is, in the row under the same name: a JSON text
+   * the body is written from (a page of units, unit.response.ts), which `to_json` would turn into a JSON string,
+   * escaping each of its quotes for the handler to unescape again.
+   */
+  rawColumn?: string;
 }
 
 export const DETAIL_READ_KEY = 'glossa:detailRead';

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { PreparedStatement } from '../../database/prepared-statement';
 import { notAuthenticated, notFound } from '../http/api-errors';
 import type { ApiCaller, RequestContext } from '../http/request-context';
+import type { LinkBuilder } from '../links/link-builder';
 import { globalPermissionsSql, parameterizedCaller, scopeQuerySql, type ScopeShape } from './access-sql';
 import type { DetailRead } from './read-with-access';
 import type { SuperuserHints } from './superuser-hints';
@@ -95,7 +96,9 @@ interface AccessRow {
   visible: boolean | null;
   permissions: string[] | null;
   /** The route's body row (read-with-access.ts), when it declared one. */
-  detail?: unknown;
+  detail?: Record<string, unknown> | null;
+  /** The row's DetailRead.rawColumn, when it declared one. */
+  detail_raw?: string | null;
 }
 
 const CALLER_BY_TOKEN = `SELECT u.id, u.username, u.is_superuser, u.is_active FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.key_hash = $1`;
@@ -139,7 +142,12 @@ function requestAccessSql(kind: ScopeKind | null, authenticated: boolean, detail
       const ids = { project: 'scope.project_id', component: 'scope.component_id', language: 'scope.language_id' };
       joins.push(`LEFT JOIN LATERAL (${scopeQuerySql(caller, ids, SCOPE_SHAPES[kind])}) access ON scope.project_id IS NOT NULL`);
     }
-    if (detail !== null) columns.push(`(SELECT to_json(detail) FROM (${detail.sql(first)}) detail) AS detail`);
+    if (detail !== null && detail.rawColumn === undefined) columns.push(`(SELECT to_json(detail) FROM (${detail.sql(first)}) detail) AS detail`);
+    else if (detail !== null) {
+      // jsonb, whose `-` leaves the raw column out of the row's JSON: only the small rest is written as JSON.
+      joins.push(`LEFT JOIN LATERAL (SELECT to_jsonb(d) - '${detail.rawColumn}' AS detail, d.${detail.rawColumn} AS detail_raw FROM (${detail.sql(first)}) d) detail_read ON TRUE`);
+      columns.push('detail_read.detail', 'detail_read.detail_raw');
+    }
   }
   return `${ctes.length > 0 ? `WITH ${ctes.join(', ')} ` : ''}SELECT ${columns.join(', ')} FROM (SELECT 1) AS request ${joins.join(' ')}`;
 }
@@ -225,7 +233,7 @@ export async function resolveRequestAccess(
     const params: unknown[] = authenticated ? [tokenHash] : [];
     if (scope !== null) params.push(...scope.params);
     // A read that the query string rules out (a search, say) is left to the handler: the plain statement.
-    const queryParams = detail !== null && scope?.kind === detail.kind ? detailQueryParams(detail, ctx.query) : [];
+    const queryParams = detail !== null && scope?.kind === detail.kind ? detailQueryParams(detail, ctx.query, ctx.links) : [];
     if (queryParams !== null) params.push(...queryParams);
     const ticket = cache?.beginFill();
     const kind = scope?.kind ?? null;
@@ -256,7 +264,10 @@ export async function resolveRequestAccess(
   ctx.scopeFound = true;
   ctx.access = new AccessGrant(caller, new Set(row.permissions ?? []));
   // Only now, with every check passed, may the handler see the body row (read-with-access.ts).
-  if (row.detail !== undefined && row.detail !== null) ctx.prefetched = row.detail;
+  if (row.detail !== undefined && row.detail !== null) {
+    if (detail?.rawColumn !== undefined) row.detail[detail.rawColumn] = row.detail_raw;
+    ctx.prefetched = row.detail;
+  }
 }
 
 /**
@@ -264,10 +275,10 @@ export async function resolveRequestAccess(
  * is left to its handler. A throwing `queryParams` is treated as null: the handler will answer for the query
  * after the guard's own checks (read-with-access.ts).
  */
-function detailQueryParams(detail: DetailRead, query: Record<string, unknown>): unknown[] | null {
+function detailQueryParams(detail: DetailRead, query: Record<string, unknown>, links: LinkBuilder): unknown[] | null {
   if (detail.queryParams === undefined) return [];
   try {
-    return detail.queryParams(query);
+    return detail.queryParams(query, links);
   } catch {
     return null;
   }

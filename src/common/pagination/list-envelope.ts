@@ -1,4 +1,5 @@
 import type { LinkBuilder } from '../links/link-builder';
+import type { RawJson } from '../serialization/json-writer';
 import type { ResolvedPage } from './page-params';
 
 export interface ListEnvelope<T> {
@@ -7,6 +8,9 @@ export interface ListEnvelope<T> {
   previous: string | null;
   results: T[];
 }
+
+/** A list envelope whose results are one JSON array text built by PostgreSQL (unit.response.ts unitPageJsonSql). */
+export type RawListEnvelope = Omit<ListEnvelope<never>, 'results'> & { results: RawJson };
 
 export interface PageContext {
   links: LinkBuilder;
@@ -18,7 +22,7 @@ export interface PageContext {
  * The list envelope of api-spec.md. `next`/`previous` are the request URL with `page` replaced; the link to
  * page 1 drops `page` entirely, as DRF's PageNumberPagination does (weblate-api.md §3).
  */
-export function listEnvelope<T>(context: PageContext, page: ResolvedPage, count: number, results: T[]): ListEnvelope<T> {
+export function listEnvelope<R>(context: PageContext, page: ResolvedPage, count: number, results: R): Omit<ListEnvelope<never>, 'results'> & { results: R } {
   const hasNext = page.page * page.size < count;
   const next = hasNext ? context.links.withQuery(context.path, context.query, { page: String(page.page + 1) }) : null;
   let previous: string | null = null;

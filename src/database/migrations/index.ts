@@ -22,6 +22,7 @@ import { SourceTrigramsOnSourceUnits1796670000001 } from './1796670000001-Source
 import { Labels1796700000000 } from './1796700000000-Labels';
 import { ChangeReferenceCheckOnePass1796700600000 } from './1796700600000-ChangeReferenceCheckOnePass';
 import { LinkedToSourceIndex1796701400000 } from './1796701400000-LinkedToSourceIndex';
+import { UrlSegmentFunction1796701500000 } from './1796701500000-UrlSegmentFunction';
 
 // Migrations are listed as classes, not by glob, so the same list works under tsc output and ts-jest
 // (stack-evaluation.md §8.4). Append new ones at the end.
@@ -50,4 +51,5 @@ export const MIGRATIONS: Function[] = [
   Labels1796700000000,
   ChangeReferenceCheckOnePass1796700600000,
   LinkedToSourceIndex1796701400000,
+  UrlSegmentFunction1796701500000,
 ];

@@ -50,6 +50,6 @@ export class ComponentLockController {
   async links(@Ctx() ctx: RequestContext, @Param('project') project: string, @Param('component') component: string): Promise<ListEnvelope<ProjectResponse>> {
     await this.components.getBySlugs(project, component);
     const page = resolvePage(parsePageRequest(ctx.query), 0);
-    return listEnvelope<ProjectResponse>(ctx, page, 0, []);
+    return listEnvelope<ProjectResponse[]>(ctx, page, 0, []);
   }
 }

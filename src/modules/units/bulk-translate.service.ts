@@ -5,7 +5,6 @@ import { numberArrayLiteral, textArrayLiteral } from '../../database/array-liter
 import { ApiValidationError, notFound, permissionDenied } from '../../common/http/api-errors';
 import { entityTag, preconditionFailed } from '../../common/http/preconditions';
 import type { RequestContext } from '../../common/http/request-context';
-import { serializeJson } from '../../common/serialization/json-writer';
 import { PLURAL_SEPARATOR } from '../../common/text/word-count';
 import { refreshTranslationStatistics } from '../../sync/translation-statistics';
 import { storeCheckResults, type CheckResult } from '../../sync/check-rows';
@@ -17,7 +16,7 @@ import { componentLocked } from '../components/component-locked';
 import { TranslationLookup, type TranslationRef } from '../translations/translation-lookup.service';
 import { parseBulkTranslateBody, type BulkTranslateItem, type ItemError } from './dto/bulk-bodies';
 import { translationEditError } from './unit-translation-rules';
-import { toUnitResponse, UNIT_SELECT, type UnitRow } from './unit.response';
+import { unitLinkParams, unitLinkSql, unitsByIdSql } from './unit.response';
 
 // Bulk translate (Glossa extension, issue 14 item 5): many PATCH /api/units/<id>/ edits of one translation in
 // one request. Each item obeys the single edit's rules (unit-translation-rules.ts) and If-Match, and gets its
@@ -121,8 +120,12 @@ export class BulkTranslateService {
   private async checkPreconditions(ctx: RequestContext, manager: EntityManager, items: readonly BulkTranslateItem[], ids: ReadonlyMap<number, string>, failures: Map<number, ItemError>): Promise<void> {
     const conditional = items.filter((item) => item.ok && item.ifMatch !== null && item.ifMatch.trim() !== '' && !failures.has(item.index) && ids.has(item.index));
     if (conditional.length === 0) return;
-    const rows: UnitRow[] = await manager.query(`${UNIT_SELECT} WHERE u.id = ANY($1::bigint[])`, [conditional.map((item) => ids.get(item.index))]);
-    const tags = new Map(rows.map((row) => [String(row.id), entityTag(serializeJson(toUnitResponse(row, ctx.links)))]));
+    const rows: Array<{ id: string; unit_json: string }> = await manager.query(unitsByIdSql('= ANY($1::bigint[])', unitLinkSql(2)), [
+      conditional.map((item) => ids.get(item.index)),
+      ...unitLinkParams(ctx.links),
+    ]);
+    // The unit's GET body is its JSON text as it is (UnitsController.detail), so its tag is that text's.
+    const tags = new Map(rows.map((row) => [row.id, entityTag(row.unit_json)]));
     for (const item of conditional) {
       if (!item.ok) continue;
       const current = tags.get(ids.get(item.index)!);

@@ -4,11 +4,12 @@ import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiQuery, ApiTags
 import { ReadWithAccess } from '../../common/auth/read-with-access';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiPaginatedResponse, ApiPagingQuery } from '../../common/openapi/api-paginated-response';
-import { listEnvelope, ListEnvelope } from '../../common/pagination/list-envelope';
+import { listEnvelope, type RawListEnvelope } from '../../common/pagination/list-envelope';
 import { parsePageRequest } from '../../common/pagination/page-params';
 import { NewMonolingualUnitBody } from './dto/unit-bodies';
 import { UnitAddService } from './unit-add.service';
-import { toUnitResponse, toUnitResponses, UnitResponse } from './unit.response';
+import type { RawJson } from '../../common/serialization/json-writer';
+import { UnitResponse } from './unit.response';
 import { UNITS_PAGE_READ, UnitsReadService } from './units-read.service';
 
 /** The units of one translation (weblate-api.md §5.8): list and add a string. */
@@ -32,11 +33,11 @@ export class TranslationUnitsController {
     @Param('project') project: string,
     @Param('component') component: string,
     @Param('language') language: string,
-  ): Promise<ListEnvelope<UnitResponse>> {
-    const { page, count, rows, versions } = await this.units.listForTranslation(project, component, language, ctx.query, parsePageRequest(ctx.query), ctx.prefetched);
-    // 304 before the page is mapped and written when the client holds the current tag (issue 5).
+  ): Promise<RawListEnvelope> {
+    const { page, count, results, versions } = await this.units.listForTranslation(project, component, language, ctx.query, parsePageRequest(ctx.query), ctx.links, ctx.prefetched);
+    // 304 before the page is written when the client holds the current tag (issue 5).
     if (versions) ctx.useVersionTag(versions);
-    return listEnvelope(ctx, page, count, toUnitResponses(rows, ctx.links));
+    return listEnvelope(ctx, page, count, results);
   }
 
   /** Weblate answers 200 (not 201) with the new unit (weblate-api.md §10.1). */
@@ -51,8 +52,8 @@ export class TranslationUnitsController {
     @Param('component') component: string,
     @Param('language') language: string,
     @Body() body: unknown,
-  ): Promise<UnitResponse> {
+  ): Promise<RawJson> {
     const id = await this.adder.add(ctx, project, component, language, body);
-    return toUnitResponse(await this.units.get(id), ctx.links);
+    return this.units.get(id, ctx.links);
   }
 }

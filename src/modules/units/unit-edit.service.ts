@@ -47,7 +47,7 @@ export interface UnitWriteOutcome {
   fixups: string[];
 }
 
-/** `forms`: the unit's plural count (1 when singular); `target` is fitted to it as in unit reads (targetPlurals). */
+/** `forms`: the unit's plural count (1 when singular); `target` is fitted to it as in unit reads (unit.response.ts targetSql). */
 function writeResponse(unit: { target: string; state: number; explanation: string; extra_flags: string; labels: number[] }, forms: number): UnitWriteResponse {
   const target = forms > 1 ? fitPluralForms(splitPlurals(unit.target), forms) : splitPlurals(unit.target);
   return { target, state: unit.state, explanation: unit.explanation, extra_flags: unit.extra_flags, labels: unit.labels };

@@ -1,12 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { hashToChecksum } from '../../common/hashing/weblate-hash';
 import type { LinkBuilder } from '../../common/links/link-builder';
-import { encodeSegment, pathOf } from '../../common/links/link-builder';
-import { exactInteger, type ExactInteger } from '../../common/serialization/json-writer';
-import { formatTimestamp } from '../../common/serialization/timestamp';
+import type { ExactInteger } from '../../common/serialization/json-writer';
 import { PLURAL_SEPARATOR } from '../../common/text/word-count';
-import { LabelResponse, toLabelResponse, type LabelRow } from '../labels/label.response';
-import { unitLabelsJson } from '../labels/unit-labels';
+import { LabelResponse } from '../labels/label.response';
 
 /** A unit on the wire, fields in the spec's order (api-spec.md "Unit"; the spec's order wins over §6.5). */
 export class UnitResponse {
@@ -50,80 +46,163 @@ export class UnitWriteResponse {
   @ApiProperty({ type: [Number], description: 'Label ids' }) labels: number[];
 }
 
-/** One row of UNIT_SELECT: the unit plus the slugs its links need, joined in the same query. */
-export interface UnitRow {
-  id: string;
-  translation_id: number;
-  source_unit_id: string | null;
-  id_hash: string;
-  content_hash: string;
-  source: string;
-  previous_source: string;
-  target: string;
-  location: string;
-  context: string;
-  note: string;
-  flags: string;
-  extra_flags: string;
-  explanation: string;
-  state: number;
-  position: number;
-  num_words: number;
-  priority: number;
-  pending: boolean;
-  has_suggestion: boolean;
-  has_comment: boolean;
-  has_failing_check: boolean;
-  timestamp: string;
-  /** The unit's own labels as JSON (unitLabelsJson, selected with UNIT_COLUMNS). */
-  labels: LabelRow[];
-  project_slug: string;
-  component_slug: string;
-  language_code: string;
-  /** Plural forms of the unit's translation (its own plural, else its language's): `target` is fitted to it. */
-  plural_number: number;
+/**
+ * Where a unit's links start, as SQL expressions over the statement's parameters (unitLinkParams gives their
+ * values): the API origin, what API links end with (`?format=api` or nothing) and SITE_URL for web links,
+ * the pieces LinkBuilder.api and LinkBuilder.web join (link-builder.ts).
+ */
+export interface UnitLinkSql {
+  origin: string;
+  apiSuffix: string;
+  site: string;
 }
 
-/** The unit's own columns of a UnitRow (without the slugs). */
-export const UNIT_COLUMNS = `u.id, u.translation_id, u.source_unit_id, u.id_hash, u.content_hash, u.source, u.previous_source, u.target,
-         u.location, u.context, u.note, u.flags, u.extra_flags, u.explanation, u.state, u.position, u.num_words,
-         u.priority, u.pending, u.has_suggestion, u.has_comment, u.has_failing_check, u.timestamp, ${unitLabelsJson('u')} AS labels`;
+/** UnitLinkSql over the parameters `$first`, `$first + 1`, `$first + 2`. */
+export const unitLinkSql = (first: number): UnitLinkSql => ({ origin: `$${first}::text`, apiSuffix: `$${first + 1}::text`, site: `$${first + 2}::text` });
 
-/** UNIT_COLUMNS with the bigint and timestamptz columns as text, for rows read through `to_json`. */
-export const UNIT_TEXT_COLUMNS = `u.id::text AS id, u.translation_id, u.source_unit_id::text AS source_unit_id, u.id_hash::text AS id_hash,
-         u.content_hash::text AS content_hash, u.source, u.previous_source, u.target, u.location, u.context, u.note, u.flags,
-         u.extra_flags, u.explanation, u.state, u.position, u.num_words, u.priority, u.pending, u.has_suggestion,
-         u.has_comment, u.has_failing_check, u.timestamp::text AS timestamp, ${unitLabelsJson('u')} AS labels`;
+/** The values of UnitLinkSql's parameters for one response's links, in order. */
+export const unitLinkParams = (links: LinkBuilder): [string, string, string] => [links.origin, links.api('').slice(links.origin.length), links.web('')];
 
-/** Units with their translation, component, project and language, so no item needs another query. */
-export const UNIT_SELECT = `
-  SELECT ${UNIT_COLUMNS},
-         p.slug AS project_slug, c.slug AS component_slug, l.code AS language_code,
-         COALESCE(t.plural_number, l.plural_number) AS plural_number
-    FROM units u
-    JOIN translations t ON t.id = u.translation_id
-    JOIN components c ON c.id = t.component_id
-    JOIN projects p ON p.id = c.project_id
-    JOIN languages l ON l.id = t.language_id`;
+/** The characters encodeSegment leaves as they are (link-builder.ts SAFE_SEGMENT), as a PostgreSQL bracket expression. */
+const SAFE_SEGMENT_CHARS = `[-A-Za-z0-9._~@:+$,;=!*''()]`;
 
 /**
- * UNIT_SELECT for the units whose ids a preceding CTE named `page` holds (column `id`). The slugs are looked
- * up per unit of the page (LATERAL; LIMIT 1 keeps the planner from flattening it into a join it could
- * reorder), so however the planner misjudges the small tables, the work grows with the page, not with
- * page × components (issue 10 item 5).
+ * encodeSegment in SQL: the value itself when every character is safe (slugs always are, language codes nearly
+ * always), else glossa_url_segment's encoding (migration UrlSegmentFunction).
  */
-export const UNIT_PAGE_SELECT = `
-  SELECT ${UNIT_COLUMNS}, slugs.project_slug, slugs.component_slug, slugs.language_code, slugs.plural_number
-    FROM page JOIN units u ON u.id = page.id
+const urlSegmentSql = (value: string): string => `CASE WHEN ${value} ~ '^${SAFE_SEGMENT_CHARS}*$' THEN ${value} ELSE glossa_url_segment(${value}) END`;
+
+/**
+ * A translation's path below `/api/translations/` and `/translate/` (`project/component/language/`, encoded as
+ * pathOf encodes it), from SQL expressions of its slugs and language code. Computed once per translation where
+ * a statement can (a page's units share it).
+ */
+export const translationPathSql = (projectSlug: string, componentSlug: string, languageCode: string): string =>
+  `${urlSegmentSql(projectSlug)} || '/' || ${urlSegmentSql(componentSlug)} || '/' || ${urlSegmentSql(languageCode)} || '/'`;
+
+/** The plural forms of a stored text (splitPlurals): `""` is `[""]`, where string_to_array would give `[]`. */
+const pluralFormsSql = (text: string): string => `CASE WHEN ${text} = '' THEN ARRAY['']::text[] ELSE string_to_array(${text}, E'\\x1e\\x1e') END`;
+
+/**
+ * A unit's `target` on the wire (Weblate's PluralField → get_target_plurals): a plural unit (its source or
+ * target holds forms) answers exactly `pluralNumber` forms (fitPluralForms: cut, or padded with ""), whatever
+ * number its file gave, unless that is below 1; a singular unit its one text. A file with fewer forms than the
+ * translation's plural (an Android `<plurals>` without every quantity, a PO file without `Plural-Forms`) is
+ * stored as read and fitted only here and on write-back.
+ */
+function targetSql(u: string, pluralNumber: string): string {
+  // No subquery: the statements that write units' JSON are planned per request.
+  const forms = `(${pluralFormsSql(`${u}.target`)})`;
+  const count = `(${pluralNumber})::int`;
+  return `CASE WHEN strpos(${u}.source, E'\\x1e\\x1e') = 0 AND strpos(${u}.target, E'\\x1e\\x1e') = 0 THEN ARRAY[${u}.target]
+    WHEN ${count} < 1 OR ${count} = cardinality(${forms}) THEN ${forms}
+    WHEN cardinality(${forms}) > ${count} THEN ${forms}[1:${count}]
+    ELSE ${forms} || array_fill(''::text, ARRAY[${count} - cardinality(${forms})]) END`;
+}
+
+/**
+ * A unit's own labels (weblate-api.md §6.5: source units carry them) as a compact JSON array of
+ * LabelResponse objects ordered by id: json_agg would separate them with `, `.
+ */
+const labelsSql = (u: string): string =>
+  `COALESCE((SELECT ('[' || string_agg(row_to_json(lbl)::text, ',' ORDER BY lbl.id) || ']')::json
+               FROM (SELECT lb.id, lb.name, lb.description, lb.color FROM unit_labels ul JOIN labels lb ON lb.id = ul.label_id WHERE ul.unit_id = ${u}.id) lbl), '[]'::json)`;
+
+/** A timestamptz as the API writes it (formatTimestamp): UTC, six fractional digits, `Z`. */
+const timestampSql = (value: string): string => `to_char(${value} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/**
+ * The unit mapper: every wire field of UnitResponse in order, as the SQL that computes it from the unit row
+ * `u`, its translation's path (translationPathSql) and plural number, and the response's link pieces. It runs
+ * in PostgreSQL, so a page of units reaches Node as one JSON text that is written as it is (RawJson), instead
+ * of rows parsed into objects, mapped and serialized again: that was most of a units page's and a search's
+ * Node time and of its garbage (issues 13 and 15, docs/performance.md "Unit JSON from PostgreSQL").
+ * PostgreSQL's row_to_json writes compact JSON and escapes strings exactly as JSON.stringify does (control
+ * characters as `\u00xx`, everything else as UTF-8), bigints as their digits (id_hash and content_hash exceed
+ * 2^53) and booleans as `true`/`false`; test/e2e/unit-json.e2e-spec.ts compares it with the TypeScript rules
+ * of the API (splitPlurals, fitPluralForms, hashToChecksum, formatTimestamp, LinkBuilder over pathOf).
+ */
+export function unitFieldsSql(u: string, translation: { path: string; pluralNumber: string }, links: UnitLinkSql): ReadonlyArray<readonly [keyof UnitResponse, string]> {
+  const api = (path: string): string => `${links.origin} || ${path} || ${links.apiSuffix}`;
+  // Weblate's checksum is the unsigned hash in hex: flipping the sign bit adds 2^63 (weblate-hash.ts hashToChecksum).
+  const checksum = `lpad(to_hex(${u}.id_hash # (-9223372036854775807 - 1)), 16, '0')`;
+  return [
+    ['id', `${u}.id`],
+    ['translation', api(`'/api/translations/' || ${translation.path}`)],
+    ['source', pluralFormsSql(`${u}.source`)],
+    ['previous_source', `${u}.previous_source`],
+    ['target', targetSql(u, translation.pluralNumber)],
+    ['id_hash', `${u}.id_hash`],
+    ['content_hash', `${u}.content_hash`],
+    ['location', `${u}.location`],
+    ['context', `${u}.context`],
+    ['note', `${u}.note`],
+    ['flags', `${u}.flags`],
+    ['extra_flags', `${u}.extra_flags`],
+    ['explanation', `${u}.explanation`],
+    ['labels', labelsSql(u)],
+    ['state', `${u}.state`],
+    // §9.10: fuzzy covers 10–12, translated includes read-only (100), approved is exactly 30.
+    ['fuzzy', `${u}.state BETWEEN 10 AND 12`],
+    ['translated', `${u}.state >= 20`],
+    ['approved', `${u}.state = 30`],
+    ['pending', `${u}.pending`],
+    ['position', `${u}.position`],
+    ['has_suggestion', `${u}.has_suggestion`],
+    ['has_comment', `${u}.has_comment`],
+    ['has_failing_check', `${u}.has_failing_check`],
+    ['num_words', `${u}.num_words`],
+    // Source units are their own source unit (§6.5).
+    ['source_unit', api(`'/api/units/' || COALESCE(${u}.source_unit_id, ${u}.id) || '/'`)],
+    ['priority', `${u}.priority`],
+    // The translation page addressed by the checksum of id_hash (weblate-api.md §9.1).
+    ['web_url', `${links.site} || '/translate/' || ${translation.path} || '?checksum=' || ${checksum}`],
+    ['url', api(`'/api/units/' || ${u}.id || '/'`)],
+    ['timestamp', timestampSql(`${u}.timestamp`)],
+  ];
+}
+
+/** unitFieldsSql as one SQL expression: the unit's compact JSON object (type json). */
+export function unitJsonSql(u: string, translation: { path: string; pluralNumber: string }, links: UnitLinkSql): string {
+  const fields = unitFieldsSql(u, translation, links).map(([key, sql]) => `${sql} AS "${key}"`);
+  return `(SELECT row_to_json(wire) FROM (SELECT ${fields.join(', ')}) wire)`;
+}
+
+/**
+ * The units a preceding CTE named `page` holds (column `id`) as one compact JSON array text, in `orderBy`
+ * (over the alias `u`), '[]' for none. The slugs are looked up per unit (LATERAL; LIMIT 1 keeps the planner
+ * from flattening it into a join it could reorder, and Memoize reads each translation once), so however the
+ * planner misjudges the small tables, the work grows with the page, not with page × components (issue 10 item 5).
+ */
+export function unitPageJsonSql(orderBy: string, links: UnitLinkSql): string {
+  const unit = unitJsonSql('u', { path: 'tr.path', pluralNumber: 'tr.plural_number' }, links);
+  return `(SELECT COALESCE('[' || string_agg(${unit}::text, ',' ORDER BY ${orderBy}) || ']', '[]')
+      FROM page JOIN units u ON u.id = page.id
+     CROSS JOIN LATERAL (
+       SELECT ${translationPathSql('p.slug', 'c.slug', 'l.code')} AS path, COALESCE(t.plural_number, l.plural_number) AS plural_number
+         FROM translations t
+         JOIN components c ON c.id = t.component_id
+         JOIN projects p ON p.id = c.project_id
+         JOIN languages l ON l.id = t.language_id
+        WHERE t.id = u.translation_id LIMIT 1
+     ) tr)`;
+}
+
+/** The JSON text of the units whose ids `ids` (SQL, e.g. `ANY($1::bigint[])`) names, one row each: `id` and `unit_json`. */
+export function unitsByIdSql(idCondition: string, links: UnitLinkSql): string {
+  const unit = unitJsonSql('u', { path: 'tr.path', pluralNumber: 'tr.plural_number' }, links);
+  return `SELECT u.id::text AS id, ${unit}::text AS unit_json
+    FROM units u
    CROSS JOIN LATERAL (
-     SELECT p.slug AS project_slug, c.slug AS component_slug, l.code AS language_code,
-            COALESCE(t.plural_number, l.plural_number) AS plural_number
+     SELECT ${translationPathSql('p.slug', 'c.slug', 'l.code')} AS path, COALESCE(t.plural_number, l.plural_number) AS plural_number
        FROM translations t
        JOIN components c ON c.id = t.component_id
        JOIN projects p ON p.id = c.project_id
        JOIN languages l ON l.id = t.language_id
       WHERE t.id = u.translation_id LIMIT 1
-   ) slugs`;
+   ) tr
+   WHERE u.id ${idCondition}`;
+}
 
 /** Plural forms as the API shows them (weblate-api.md §9.5): `""` is `[""]`. */
 export const splitPlurals = (text: string): string[] => text.split(PLURAL_SEPARATOR);
@@ -137,111 +216,4 @@ export function fitPluralForms(forms: readonly string[], count: number): string[
   if (count < 1 || forms.length === count) return [...forms];
   if (forms.length > count) return forms.slice(0, count);
   return [...forms, ...Array.from({ length: count - forms.length }, () => '')];
-}
-
-/**
- * A unit's `target` on the wire (Weblate's PluralField → get_target_plurals): a plural unit (its source or
- * target holds forms) answers exactly `pluralNumber` forms, whatever number its file gave; a singular unit
- * its one text. A file with fewer forms than the translation's plural (an Android `<plurals>` without every
- * quantity, a PO file without `Plural-Forms`) is stored as read and fitted only here and on write-back.
- */
-export function targetPlurals(source: string, target: string, pluralNumber: number): string[] {
-  const forms = splitPlurals(target);
-  if (!source.includes(PLURAL_SEPARATOR) && forms.length === 1) return forms;
-  return fitPluralForms(forms, pluralNumber);
-}
-
-/**
- * The links of a page's units, from pieces built once per response (docs/performance.md, "Units pages read
- * with the access statement"): a 50-unit page has 150 API links and 50 web links, and each was encoded
- * segment by segment and joined, although all the units of a page but `/api/units/` belong to one
- * translation. The links are byte for byte those of LinkBuilder.api/web over pathOf (link-builder.ts).
- */
-export class UnitLinks {
-  /** `${origin}/api/units/`, and what follows a unit's id: `/` and the `format` parameter, if any. */
-  private readonly unitPrefix: string;
-  private readonly unitSuffix: string;
-  /** The translation of the previous row and its two links (a page's rows share it, but for `/api/units/`). */
-  private project: string | null = null;
-  private component = '';
-  private language = '';
-  private translationUrl = '';
-  private webPrefix = '';
-
-  constructor(private readonly links: LinkBuilder) {
-    // links.api(path) is the origin, the path, then the `format` parameter (link-builder.ts).
-    this.unitPrefix = `${links.origin}/api/units/`;
-    this.unitSuffix = `/${links.api('').slice(links.origin.length)}`;
-  }
-
-  unit(id: string): string {
-    return this.unitPrefix + encodeSegment(id) + this.unitSuffix;
-  }
-
-  /** The API link of the row's translation. */
-  translation(row: UnitRow): string {
-    this.select(row);
-    return this.translationUrl;
-  }
-
-  /** The row's web link, addressed by the checksum of its id_hash (weblate-api.md §9.1). */
-  web(row: UnitRow, idHash: bigint): string {
-    this.select(row);
-    return `${this.webPrefix}?checksum=${hashToChecksum(idHash)}`;
-  }
-
-  private select(row: UnitRow): void {
-    if (this.project === row.project_slug && this.component === row.component_slug && this.language === row.language_code) return;
-    this.project = row.project_slug;
-    this.component = row.component_slug;
-    this.language = row.language_code;
-    this.translationUrl = this.links.api(pathOf('api', 'translations', row.project_slug, row.component_slug, row.language_code));
-    this.webPrefix = this.links.web(pathOf('translate', row.project_slug, row.component_slug, row.language_code));
-  }
-}
-
-export function toUnitResponse(row: UnitRow, links: LinkBuilder | UnitLinks): UnitResponse {
-  const unitLinks = links instanceof UnitLinks ? links : new UnitLinks(links);
-  const idHash = BigInt(row.id_hash);
-  const state = row.state;
-  return {
-    id: Number(row.id),
-    translation: unitLinks.translation(row),
-    source: splitPlurals(row.source),
-    previous_source: row.previous_source,
-    target: targetPlurals(row.source, row.target, Number(row.plural_number)),
-    // Exact integers (json-writer.ts): as bigints, JSON.stringify called their toJSON 400 times per 200-unit page.
-    id_hash: exactInteger(idHash),
-    content_hash: exactInteger(BigInt(row.content_hash)),
-    location: row.location,
-    context: row.context,
-    note: row.note,
-    flags: row.flags,
-    extra_flags: row.extra_flags,
-    explanation: row.explanation,
-    labels: (row.labels ?? []).map(toLabelResponse),
-    state,
-    // §9.10: fuzzy covers 10–12, translated includes read-only (100), approved is exactly 30.
-    fuzzy: state >= 10 && state <= 12,
-    translated: state >= 20,
-    approved: state === 30,
-    pending: row.pending,
-    position: row.position,
-    has_suggestion: row.has_suggestion,
-    has_comment: row.has_comment,
-    has_failing_check: row.has_failing_check,
-    num_words: row.num_words,
-    // Source units are their own source unit (§6.5).
-    source_unit: unitLinks.unit(row.source_unit_id ?? row.id),
-    priority: row.priority,
-    web_url: unitLinks.web(row, idHash),
-    url: unitLinks.unit(row.id),
-    timestamp: formatTimestamp(row.timestamp)!,
-  };
-}
-
-/** A page of units, sharing one UnitLinks. */
-export function toUnitResponses(rows: readonly UnitRow[], links: LinkBuilder): UnitResponse[] {
-  const unitLinks = new UnitLinks(links);
-  return rows.map((row) => toUnitResponse(row, unitLinks));
 }

@@ -5,17 +5,20 @@ import { translationIdVisibleSql } from '../../common/auth/access-sql';
 import type { DetailRead } from '../../common/auth/read-with-access';
 import { notFound } from '../../common/http/api-errors';
 import type { ApiCaller } from '../../common/http/request-context';
+import type { LinkBuilder } from '../../common/links/link-builder';
+import { RawJson } from '../../common/serialization/json-writer';
 import { PreparedStatement, runNamed } from '../../database/prepared-statement';
 import { PageRequest, parsePageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { storedUnitCount } from '../../sync/translation-statistics';
 import { TranslationLookup } from '../translations/translation-lookup.service';
 import { compileRequestSearch, resolveSearch, runSearch, type CompiledSearch } from './unit-query';
-import { UNIT_COLUMNS, UNIT_PAGE_SELECT, UNIT_SELECT, UNIT_TEXT_COLUMNS, UnitRow } from './unit.response';
+import { translationPathSql, unitJsonSql, unitLinkParams, unitLinkSql, unitPageJsonSql, unitsByIdSql, type UnitLinkSql } from './unit.response';
 
 export interface UnitPage {
   page: ResolvedPage;
   count: number;
-  rows: UnitRow[];
+  /** The page's units as one JSON array (unit.response.ts unitPageJsonSql), written as it is. */
+  results: RawJson;
   /**
    * What the page is made of in the database, when known without building it: the count and each unit's
    * id and row version (xmin). The response's ETag is derived from it (RequestContext.useVersionTag).
@@ -29,103 +32,112 @@ export function parseUnitId(raw: string): string {
   return raw;
 }
 
+/**
+ * A position range's units aggregated in unit order: their JSON array (`units_json`, null for none), and each
+ * one's position and `id:xmin` row version, which the dense-positions check and the entity tag use (densePage).
+ * `translation`: the translation row's alias with its `path` and `plural_number` (translationPathSql).
+ */
+const rangeAggregates = (translation: string, links: UnitLinkSql): string => {
+  const unit = unitJsonSql('u', { path: `${translation}.path`, pluralNumber: `${translation}.plural_number` }, links);
+  return `'[' || string_agg(${unit}::text, ',' ORDER BY u.position, u.id) || ']' AS units_json,
+          array_agg(u.position ORDER BY u.position, u.id) FILTER (WHERE u.id IS NOT NULL) AS positions,
+          array_agg(u.id::text || ':' || u.xmin::text ORDER BY u.position, u.id) FILTER (WHERE u.id IS NOT NULL) AS versions`;
+};
+
+/**
+ * A page's position bound as the planner must leave it unknown: an initplan's output, which even a custom plan
+ * cannot look into. With the bare parameter, each request's custom plan expected the page's 50 rows and the
+ * generic plan the default range share of a translation (250 of 50,000), whose per-row JSON looked five times
+ * dearer, so PostgreSQL planned the statement again on every request (about 1 ms, more than its execution:
+ * docs/performance.md "Unit JSON from PostgreSQL"). Both plans now expect the same rows, and after its five
+ * custom plans PostgreSQL keeps the generic one; the index range scan takes the bound as before.
+ */
+const planFree = (parameter: string): string => `(SELECT ${parameter}::int)`;
+
+/** A translation found by its path's slugs `$first`…`$first + 2`, with what its units' JSON needs. */
+const translationByPath = (first: number): string => `
+  SELECT t.id, t.total, (SELECT max(position) FROM units WHERE translation_id = t.id) AS last_position,
+         COALESCE(t.plural_number, l.plural_number) AS plural_number, ${translationPathSql('p.slug', 'c.slug', 'l.code')} AS path
+    FROM translations t JOIN components c ON c.id = t.component_id JOIN projects p ON p.id = c.project_id
+    JOIN languages l ON l.id = t.language_id
+   WHERE p.slug = $${first} AND c.slug = $${first + 1} AND l.code = $${first + 2}`;
+
+/** A translation's position range read by POSITION_RANGE or UNITS_PAGE_READ. */
+interface PositionRangeRow {
+  translation_total: number;
+  last_position: number | null;
+  plural_number: number;
+  units_json: string | null;
+  positions: number[] | null;
+  versions: string[] | null;
+}
+
 // The unfiltered page of a translation, the busiest read of the API, is one prepared statement: the
 // translation found by its path, its stored total, its highest position (the end of the (translation_id,
 // position) index, read once: MATERIALIZED keeps the planner from running it per unit row) and the units of
-// the page's position range. A LEFT JOIN keeps one row (with no unit) when
-// the range is empty, so a missing translation and an empty page stay apart.
-type PositionRangeRow = UnitRow & { found_translation_id: number; translation_total: number; last_position: number | null; row_version: string | null };
+// the page's position range ($4, $5), with the links' pieces as $6…$8. The LEFT JOIN keeps one row when the
+// range is empty, so a missing translation (no row) and an empty page stay apart.
 const POSITION_RANGE = new PreparedStatement<PositionRangeRow>(
-  `WITH tr AS MATERIALIZED (
-     SELECT t.id, t.total, (SELECT max(position) FROM units WHERE translation_id = t.id) AS last_position,
-            COALESCE(t.plural_number, l.plural_number) AS plural_number
-       FROM translations t JOIN components c ON c.id = t.component_id JOIN projects p ON p.id = c.project_id
-       JOIN languages l ON l.id = t.language_id
-      WHERE p.slug = $1 AND c.slug = $2 AND l.code = $3
-   )
-   SELECT ${UNIT_COLUMNS}, $1::text AS project_slug, $2::text AS component_slug, $3::text AS language_code,
-          tr.plural_number, u.xmin::text AS row_version, tr.id AS found_translation_id, tr.total AS translation_total, tr.last_position
-     FROM tr LEFT JOIN units u ON u.translation_id = tr.id AND u.position BETWEEN $4 AND $5
-    ORDER BY u.position, u.id`,
+  `WITH tr AS MATERIALIZED (${translationByPath(1)})
+   SELECT tr.total AS translation_total, tr.last_position, tr.plural_number, ${rangeAggregates('tr', unitLinkSql(6))}
+     FROM tr LEFT JOIN units u ON u.translation_id = tr.id AND u.position BETWEEN ${planFree('$4')} AND ${planFree('$5')}
+    GROUP BY tr.id, tr.total, tr.last_position, tr.plural_number, tr.path`,
 );
 
 /**
  * The plain units page read by the auth guard's statement (read-with-access.ts; docs/performance.md, "Units
- * pages read with the access statement"): the translation's stored total, its highest position, its plural
- * and the units of the page's position range as one JSON array, with the path's slugs as `$n..$n+2` and the
- * range as `$n+3`, `$n+4` (from `page`/`page_size`). Only a plain page is read so: a search (`q`) or
- * `page=last` (which needs the total first) is left to listForTranslation's other paths, and so is anything
- * parsePageRequest would refuse, which the handler then answers with its 404 after the guard's checks.
- * The rows are POSITION_RANGE's, selected as text where `to_json` would change pg's answer (bigints,
- * timestamptz), and the dense-positions check runs on them as on POSITION_RANGE's (positionPage).
+ * pages read with the access statement"): POSITION_RANGE's row, with the path's slugs as `$n..$n+2`, the
+ * range as `$n+3`, `$n+4` (from `page`/`page_size`) and the links' pieces after them. Only a plain page is
+ * read so: a search (`q`) or `page=last` (which needs the total first) is left to listForTranslation's other
+ * paths, and so is anything parsePageRequest would refuse, which the handler then answers with its 404 after
+ * the guard's checks. The units' JSON reaches the handler as its text (DetailRead.rawColumn).
  */
 export const UNITS_PAGE_READ: DetailRead = {
   kind: 'translation',
-  sql: (n) => `SELECT t.total AS translation_total, (SELECT max(position) FROM units WHERE translation_id = t.id) AS last_position,
-                      COALESCE(t.plural_number, l.plural_number) AS plural_number,
-                      (SELECT json_agg(r ORDER BY r.position, r.id::bigint)
-                         FROM (SELECT ${UNIT_TEXT_COLUMNS}, u.xmin::text AS row_version
-                                 FROM units u WHERE u.translation_id = t.id AND u.position BETWEEN $${n + 3} AND $${n + 4}) r) AS units
-                 FROM translations t JOIN components c ON c.id = t.component_id JOIN projects p ON p.id = c.project_id
-                 JOIN languages l ON l.id = t.language_id
-                WHERE p.slug = $${n} AND c.slug = $${n + 1} AND l.code = $${n + 2}`,
-  queryParams: (query) => {
+  sql: (n) => `SELECT tr.total AS translation_total, tr.last_position, tr.plural_number, range.*
+                 FROM (${translationByPath(n)}) tr
+                CROSS JOIN LATERAL (
+                  SELECT ${rangeAggregates('tr', unitLinkSql(n + 5))}
+                    FROM units u WHERE u.translation_id = tr.id AND u.position BETWEEN ${planFree(`$${n + 3}`)} AND ${planFree(`$${n + 4}`)}
+                ) range`,
+  queryParams: (query, links) => {
     if (query.q !== undefined && query.q !== '') return null;
     const request = parsePageRequest(query);
     if (request.page === 'last') return null;
     const offset = (request.page - 1) * request.size;
-    return [offset + 1, offset + request.size];
+    return [offset + 1, offset + request.size, ...unitLinkParams(links)];
   },
+  rawColumn: 'units_json',
 };
 
-/** The row UNITS_PAGE_READ answers (through `to_json`): `units` is null when the range holds none. */
-interface PrefetchedUnitsPage {
-  translation_total: number;
-  last_position: number | null;
-  plural_number: number;
-  units: Array<UnitRow & { row_version: string }> | null;
-}
+// The unit detail, a named statement like the page (docs/performance.md, "Read floor"): the unit's JSON, with
+// the links' pieces as $2…$4. Visibility is the auth guard's (the path names the unit).
+const UNIT_DETAIL = new PreparedStatement<{ id: string; unit_json: string }>(unitsByIdSql('= $1', unitLinkSql(2)));
 
-// The unit detail, a named statement like the page (docs/performance.md, "Read floor"); visibility is the
-// auth guard's (the path names the unit).
-const UNIT_DETAIL = new PreparedStatement<UnitRow>(`${UNIT_SELECT} WHERE u.id = $1`);
-
-/**
- * The same row read by the auth guard's statement (read-with-access.ts). It arrives through `to_json`, so the
- * bigint and timestamptz columns are selected as text, which is what pg answers for them here (the ids and
- * hashes as strings, timestamps as text: data-source-options.ts).
- */
+/** The same row read by the auth guard's statement (read-with-access.ts), the links' pieces after the unit id. */
 export const UNIT_DETAIL_READ: DetailRead = {
   kind: 'unit',
-  sql: (n) => `${UNIT_SELECT.replace(UNIT_COLUMNS, UNIT_TEXT_COLUMNS)} WHERE u.id = $${n}`,
+  sql: (n) => unitsByIdSql(`= $${n}`, unitLinkSql(n + 1)),
+  queryParams: (_query, links) => unitLinkParams(links),
+  rawColumn: 'unit_json',
 };
 
-type VersionedUnitRow = UnitRow & { row_version: string | null };
-
-/** The guard's page as UnitRows: the slugs are the path's (as POSITION_RANGE selects them), the plural the translation's. */
-function prefetchedRows(page: PrefetchedUnitsPage, projectSlug: string, componentSlug: string, languageCode: string): VersionedUnitRow[] {
-  const rows = page.units ?? [];
-  for (const row of rows) {
-    row.project_slug = projectSlug;
-    row.component_slug = componentSlug;
-    row.language_code = languageCode;
-    row.plural_number = page.plural_number;
-  }
-  return rows;
-}
-
 /**
- * The page from the rows of its position range, or null when the numbering is not dense (positionPage): the
- * largest position must equal the stored total and the rows must be exactly the range's positions.
+ * The page from its position range, or null when the numbering is not dense (positionPage): the largest
+ * position must equal the stored total and the units must hold exactly the range's positions.
  */
-function densePage(pageRequest: PageRequest, rows: VersionedUnitRow[], total: number, lastPosition: number | null): UnitPage | null {
+function densePage(pageRequest: PageRequest, range: PositionRangeRow): UnitPage | null {
+  const total = range.translation_total;
+  const positions = range.positions ?? [];
   const resolved = resolvePage(pageRequest, total);
   const expected = Math.max(0, Math.min(resolved.size, total - resolved.offset));
-  const dense = rows.length > 0 && lastPosition === total && rows.length === expected && rows.every((row, index) => row.position === resolved.offset + 1 + index);
+  const dense =
+    positions.length > 0 && range.last_position === total && positions.length === expected && positions.every((position, index) => position === resolved.offset + 1 + index);
   if (!dense) return null;
-  // Every wire field of a unit comes from its row and the translation's plural (targets are fitted to it),
-  // so the row versions, the plural and the count name the page.
-  return { page: resolved, count: total, rows, versions: [total, rows[0].plural_number, ...rows.map((row) => `${row.id}:${row.row_version}`)] };
+  // Every wire field of a unit comes from its row, the translation's plural (targets are fitted to it) and the
+  // request's links (part of every tag, RequestContext.useVersionTag), so the row versions, the plural and the
+  // count name the page.
+  return { page: resolved, count: total, results: new RawJson(range.units_json ?? '[]'), versions: [total, range.plural_number, ...(range.versions ?? [])] };
 }
 
 /** Unit reads: every list is one count and one joined page query, whatever the page size (no N+1). */
@@ -147,23 +159,21 @@ export class UnitsReadService {
     languageCode: string,
     query: Record<string, unknown>,
     pageRequest: PageRequest,
+    links: LinkBuilder,
     prefetched?: unknown,
   ): Promise<UnitPage> {
     const q = query.q;
     if (pageRequest.page !== 'last' && (q === undefined || q === '')) {
       // The guard read the page (UNITS_PAGE_READ) only for a plain page, which this is; when the numbering
       // is not dense, the general path below answers, as after POSITION_RANGE.
-      const read = prefetched as PrefetchedUnitsPage | undefined;
-      const fast =
-        read !== undefined
-          ? densePage(pageRequest, prefetchedRows(read, projectSlug, componentSlug, languageCode), read.translation_total, read.last_position)
-          : await this.positionPage(projectSlug, componentSlug, languageCode, pageRequest);
+      const read = prefetched as PositionRangeRow | undefined;
+      const fast = read !== undefined ? densePage(pageRequest, read) : await this.positionPage(projectSlug, componentSlug, languageCode, pageRequest, links);
       if (fast !== null) return fast;
     }
     const translation = await this.lookup.translation(projectSlug, componentSlug, languageCode);
     const params: unknown[] = [translation.id];
     const search = compileRequestSearch(query.q, params);
-    return this.page('u.translation_id = $1', 't.id = $1', [translation.id], params, ['position', 'id'], pageRequest, search);
+    return this.page('u.translation_id = $1', 't.id = $1', [translation.id], params, ['position', 'id'], pageRequest, search, unitLinkParams(links));
   }
 
   /**
@@ -177,31 +187,31 @@ export class UnitsReadService {
    * numbering (a duplicate balanced by a gap below the page keeps both true); a unique index on
    * (translation_id, position) would make the numbering a constraint (docs/performance.md).
    */
-  private async positionPage(projectSlug: string, componentSlug: string, languageCode: string, pageRequest: PageRequest): Promise<UnitPage | null> {
+  private async positionPage(projectSlug: string, componentSlug: string, languageCode: string, pageRequest: PageRequest, links: LinkBuilder): Promise<UnitPage | null> {
     const page = pageRequest.page as number;
     const offset = (page - 1) * pageRequest.size;
-    const found = await POSITION_RANGE.run(this.dataSource, [projectSlug, componentSlug, languageCode, offset + 1, offset + pageRequest.size]);
+    const found = await POSITION_RANGE.run(this.dataSource, [projectSlug, componentSlug, languageCode, offset + 1, offset + pageRequest.size, ...unitLinkParams(links)]);
     if (found.length === 0) throw notFound();
-    // The extra columns are not wire fields: toUnitResponse lists the fields it writes.
-    return densePage(pageRequest, found[0].id === null ? [] : found, found[0].translation_total, found[0].last_position);
+    return densePage(pageRequest, found[0]);
   }
 
   /** `/api/units/`: every unit ordered by id (weblate-api.md §5.9), LargePagination. */
-  async listAll(query: Record<string, unknown>, pageRequest: PageRequest, caller: ApiCaller | null): Promise<UnitPage> {
+  async listAll(query: Record<string, unknown>, pageRequest: PageRequest, caller: ApiCaller | null, links: LinkBuilder): Promise<UnitPage> {
     const params: unknown[] = [];
     const search = compileRequestSearch(query.q, params);
     // Only units of components the caller can see (src/common/auth/access-sql.ts), as a filter on units
     // against the visible translation ids computed once per statement, never a join the planner could
     // repeat per component (issue 10 item 5).
-    return this.page(translationIdVisibleSql(caller, 'u.translation_id'), translationIdVisibleSql(caller, 't.id'), [], params, ['id'], pageRequest, search);
+    const scope = translationIdVisibleSql(caller, 'u.translation_id');
+    return this.page(scope, translationIdVisibleSql(caller, 't.id'), [], params, ['id'], pageRequest, search, unitLinkParams(links));
   }
 
-  /** `prefetched`: the row the auth guard read (UNIT_DETAIL_READ), if any. */
-  async get(id: string, prefetched?: unknown): Promise<UnitRow> {
-    if (prefetched !== undefined) return prefetched as UnitRow;
-    const rows = await UNIT_DETAIL.run(this.dataSource, [parseUnitId(id)]);
+  /** The unit's JSON (unit.response.ts unitJsonSql). `prefetched`: the row the auth guard read (UNIT_DETAIL_READ), if any. */
+  async get(id: string, links: LinkBuilder, prefetched?: unknown): Promise<RawJson> {
+    if (prefetched !== undefined) return new RawJson((prefetched as { unit_json: string }).unit_json);
+    const rows = await UNIT_DETAIL.run(this.dataSource, [parseUnitId(id), ...unitLinkParams(links)]);
     if (rows.length === 0) throw notFound();
-    return rows[0];
+    return new RawJson(rows[0].unit_json);
   }
 
   /**
@@ -214,7 +224,8 @@ export class UnitsReadService {
    * `source:`/`context:` terms may first read their source units' ids (resolveSearch); `baseParams` are the
    * parameters `scope` itself uses, `params` those plus the search's as compiled. `translations`: the same
    * scope as a condition on the translations row `t` (it may use `baseParams`), for counts the translations'
-   * statistics keep (readCountedPage).
+   * statistics keep (readCountedPage). `linkValues`: the response's link pieces (unitLinkParams), which the
+   * statements that build the page's JSON take after their other parameters (withLinks).
    */
   private page(
     scope: string,
@@ -224,9 +235,10 @@ export class UnitsReadService {
     order: readonly string[],
     pageRequest: PageRequest,
     search: CompiledSearch | null,
+    linkValues: readonly string[],
   ): Promise<UnitPage> {
     return runSearch(this.dataSource, search, this.config.searchRegexTimeoutMs, async (db) => {
-      if (search === null) return this.readPage(unnamedQuery(db), matchingUnits(null, scope, order), params, order, pageRequest);
+      if (search === null) return this.readPage(unnamedQuery(db), matchingUnits(null, scope, order), params, linkValues, order, pageRequest);
       // A search that added no parameter of its own (`has:check`, `state:<translated`: its values are inlined
       // codes) is a handful of statement texts per caller kind, run as named statements: parsed once per
       // connection and, with PostgreSQL's generic plan, no longer planned per request (the anonymous
@@ -239,26 +251,27 @@ export class UnitsReadService {
       const counted = search.ownTextLookups.length === 0 && !search.usesRegex ? storedUnitCount(search.sql, 't') : null;
       if (counted !== null) {
         const countSql = `SELECT COALESCE(sum(${counted}), 0)::int AS count FROM translations t WHERE ${translations}`;
-        return this.readCountedPage(query, matchingUnits([search.sql], scope, order), countSql, params, order, pageRequest);
+        return this.readCountedPage(query, matchingUnits([search.sql], scope, order), countSql, params, linkValues, order, pageRequest);
       }
       const resolved = await resolveSearch(db, search, baseParams, params);
       const from = matchingUnits(resolved.branches ?? [resolved.sql], scope, order);
-      const found = await this.readSmallSearch(query, from, resolved.params, order, pageRequest);
-      return found ?? this.readPage(query, from, resolved.params, order, pageRequest);
+      const found = await this.readSmallSearch(query, from, resolved.params, linkValues, order, pageRequest);
+      return found ?? this.readPage(query, from, resolved.params, linkValues, order, pageRequest);
     });
   }
 
   /** `from`: the matching units (matchingUnits). */
-  private async readPage(query: Query, from: string, params: unknown[], order: readonly string[], pageRequest: PageRequest): Promise<UnitPage> {
+  private async readPage(query: Query, from: string, params: unknown[], linkValues: readonly string[], order: readonly string[], pageRequest: PageRequest): Promise<UnitPage> {
     const count = await countMatches(query, from, params);
     const page = resolvePage(pageRequest, count);
+    const { all, links } = withLinks(params, linkValues);
     const orderBy = columnsOf('u', order);
     const sql = `WITH page AS MATERIALIZED (
-                   SELECT u.id FROM ${from} ORDER BY ${orderBy} ${limitOffset(query, params, page.size, page.offset)}
-                 )${UNIT_PAGE_SELECT}
-                 ORDER BY ${orderBy}`;
-    const rows = (await query(sql, pageParams(query, params, page.size, page.offset))) as UnitRow[];
-    return { page, count, rows };
+                   SELECT u.id FROM ${from} ORDER BY ${orderBy} ${limitOffset(query, all, page.size, page.offset)}
+                 )
+                 SELECT ${unitPageJsonSql(orderBy, links)} AS units`;
+    const [{ units }] = (await query(sql, pageParams(query, all, page.size, page.offset))) as Array<{ units: string }>;
+    return { page, count, results: new RawJson(units) };
   }
 
   /**
@@ -269,23 +282,24 @@ export class UnitsReadService {
    * over 300,000 units (issue 13). A page without rows (past the end, or nothing matches) and `page=last`
    * read the count first, as readPage does.
    */
-  private async readCountedPage(query: Query, from: string, countSql: string, params: unknown[], order: readonly string[], pageRequest: PageRequest): Promise<UnitPage> {
+  private async readCountedPage(query: Query, from: string, countSql: string, params: unknown[], linkValues: readonly string[], order: readonly string[], pageRequest: PageRequest): Promise<UnitPage> {
+    const { all, links } = withLinks(params, linkValues);
     const orderBy = columnsOf('u', order);
     const pageSql = (size: number, offset: number, extraColumns: string) => `WITH page AS MATERIALIZED (
-                   SELECT u.id FROM ${from} ORDER BY ${orderBy} ${limitOffset(query, params, size, offset)}
+                   SELECT u.id FROM ${from} ORDER BY ${orderBy} ${limitOffset(query, all, size, offset)}
                  )
-                 SELECT ${pageRowsAsJson(order)} AS units${extraColumns}`;
+                 SELECT ${unitPageJsonSql(orderBy, links)} AS units, (SELECT count(*) FROM page)::int AS page_count${extraColumns}`;
     if (pageRequest.page !== 'last') {
       const offset = (pageRequest.page - 1) * pageRequest.size;
       const sql = pageSql(pageRequest.size, offset, `, (${countSql}) AS stored_count`);
-      const [{ units, stored_count: count }] = (await query(sql, pageParams(query, params, pageRequest.size, offset))) as Array<{ units: UnitRow[] | null; stored_count: number }>;
-      if (units !== null) return { page: resolvePage(pageRequest, count), count, rows: units };
+      const [row] = (await query(sql, pageParams(query, all, pageRequest.size, offset))) as Array<{ units: string; page_count: number; stored_count: number }>;
+      if (row.page_count > 0) return { page: resolvePage(pageRequest, row.stored_count), count: row.stored_count, results: new RawJson(row.units) };
     }
     const [{ count }] = (await query(countSql, params)) as Array<{ count: number }>;
     const page = resolvePage(pageRequest, count);
-    if (pageRequest.page !== 'last' || count === 0) return { page, count, rows: [] };
-    const [{ units }] = (await query(pageSql(page.size, page.offset, ''), pageParams(query, params, page.size, page.offset))) as Array<{ units: UnitRow[] | null }>;
-    return { page, count, rows: units ?? [] };
+    if (pageRequest.page !== 'last' || count === 0) return { page, count, results: new RawJson('[]') };
+    const [{ units }] = (await query(pageSql(page.size, page.offset, ''), pageParams(query, all, page.size, page.offset))) as Array<{ units: string }>;
+    return { page, count, results: new RawJson(units) };
   }
 
   /**
@@ -298,35 +312,32 @@ export class UnitsReadService {
    * what this cannot answer: `page=last`, a page past the cap, an empty page after the first (count and 404
    * decided by readPage).
    */
-  private async readSmallSearch(query: Query, from: string, params: unknown[], order: readonly string[], pageRequest: PageRequest): Promise<UnitPage | null> {
+  private async readSmallSearch(query: Query, from: string, params: unknown[], linkValues: readonly string[], order: readonly string[], pageRequest: PageRequest): Promise<UnitPage | null> {
     if (pageRequest.page === 'last') return null;
     const offset = (pageRequest.page - 1) * pageRequest.size;
     if (offset + pageRequest.size > SEARCH_SET_CAP) return null;
+    const { all, links } = withLinks(params, linkValues);
     const sql = `WITH matched AS MATERIALIZED (
                    SELECT ${columnsOf('u', order)} FROM ${from} ORDER BY ${columnsOf('u', order)} LIMIT ${SEARCH_SET_CAP + 1}
                  ), page AS MATERIALIZED (
-                   SELECT m.id FROM matched m ORDER BY ${columnsOf('m', order)} ${limitOffset(query, params, pageRequest.size, offset)}
+                   SELECT m.id FROM matched m ORDER BY ${columnsOf('m', order)} ${limitOffset(query, all, pageRequest.size, offset)}
                  )
-                 SELECT ${pageRowsAsJson(order)} AS units, (SELECT count(*) FROM matched)::int AS matched_count`;
-    const [{ units, matched_count: matched }] = (await query(sql, pageParams(query, params, pageRequest.size, offset))) as Array<{ units: UnitRow[] | null; matched_count: number }>;
-    const rows = units ?? [];
-    // No row on page 1: nothing matches. On a later page: past the end (404) or past the cap; readPage decides.
-    if (rows.length === 0) return offset === 0 ? { page: resolvePage(pageRequest, 0), count: 0, rows } : null;
-    const count = matched <= SEARCH_SET_CAP ? matched : await countMatches(query, from, params);
-    return { page: resolvePage(pageRequest, count), count, rows };
+                 SELECT ${unitPageJsonSql(columnsOf('u', order), links)} AS units, (SELECT count(*) FROM page)::int AS page_count,
+                        (SELECT count(*) FROM matched)::int AS matched_count`;
+    const [row] = (await query(sql, pageParams(query, all, pageRequest.size, offset))) as Array<{ units: string; page_count: number; matched_count: number }>;
+    // No unit on page 1: nothing matches. On a later page: past the end (404) or past the cap; readPage decides.
+    if (row.page_count === 0) return offset === 0 ? { page: resolvePage(pageRequest, 0), count: 0, results: new RawJson('[]') } : null;
+    const count = row.matched_count <= SEARCH_SET_CAP ? row.matched_count : await countMatches(query, from, params);
+    return { page: resolvePage(pageRequest, count), count, results: new RawJson(row.units) };
   }
 }
 
 /**
- * The rows of the `page` CTE's units (UNIT_PAGE_SELECT) in `order`, as one JSON array: a search page reaches
- * Node as one value parsed at once, instead of 200 rows parsed as they arrive over several socket reads, which
- * under concurrent requests survived young-generation collections and were promoted, making old-space
- * collections every few hundred milliseconds (docs/performance.md, "Indexed search, session 10"). The
- * bigint and timestamptz columns are text (UNIT_TEXT_COLUMNS), as pg answers them, so the rows are the same.
+ * The parameters of a statement that builds units' JSON: `params`, then the response's link pieces, which the
+ * JSON's SQL (`links`) reads from there; a page's LIMIT and OFFSET parameters follow them (limitOffset).
  */
-function pageRowsAsJson(order: readonly string[]): string {
-  const orderBy = order.map((column) => (column === 'id' ? 'r.id::bigint' : `r.${column}`)).join(', ');
-  return `(SELECT json_agg(r ORDER BY ${orderBy}) FROM (${UNIT_PAGE_SELECT.replace(UNIT_COLUMNS, UNIT_TEXT_COLUMNS)}) r)`;
+function withLinks(params: readonly unknown[], linkValues: readonly string[]): { all: unknown[]; links: UnitLinkSql } {
+  return { all: [...params, ...linkValues], links: unitLinkSql(params.length + 1) };
 }
 
 /** How many units `from` holds (matchingUnits). */

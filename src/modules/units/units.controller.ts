@@ -7,11 +7,12 @@ import { anyOf, CheckOrder } from '../../common/auth/check-order';
 import { conditionalWrite } from '../../common/http/preconditions';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiPaginatedResponse } from '../../common/openapi/api-paginated-response';
-import { listEnvelope, ListEnvelope } from '../../common/pagination/list-envelope';
+import { listEnvelope, type RawListEnvelope } from '../../common/pagination/list-envelope';
 import { LARGE_PAGINATION, parsePageRequest } from '../../common/pagination/page-params';
 import { UnitWriteBody } from './dto/unit-bodies';
 import { UnitEditService, type UnitWriteOutcome } from './unit-edit.service';
-import { toUnitResponse, toUnitResponses, UnitResponse, UnitWriteResponse } from './unit.response';
+import type { RawJson } from '../../common/serialization/json-writer';
+import { UnitResponse, UnitWriteResponse } from './unit.response';
 import { UNIT_DETAIL_READ, UnitsReadService } from './units-read.service';
 
 /**
@@ -50,17 +51,17 @@ export class UnitsController {
   @ApiQuery({ name: 'page_size', required: false, description: 'Items per page (default 200, max 10000)', schema: { type: 'integer' } })
   @ApiQuery({ name: 'q', required: false, description: UNIT_SEARCH_DESCRIPTION })
   @ApiPaginatedResponse(UnitResponse)
-  async list(@Ctx() ctx: RequestContext): Promise<ListEnvelope<UnitResponse>> {
-    const { page, count, rows } = await this.units.listAll(ctx.query, parsePageRequest(ctx.query, LARGE_PAGINATION), ctx.caller);
-    return listEnvelope(ctx, page, count, toUnitResponses(rows, ctx.links));
+  async list(@Ctx() ctx: RequestContext): Promise<RawListEnvelope> {
+    const { page, count, results } = await this.units.listAll(ctx.query, parsePageRequest(ctx.query, LARGE_PAGINATION), ctx.caller, ctx.links);
+    return listEnvelope(ctx, page, count, results);
   }
 
   @Get(':id')
   @ReadWithAccess(UNIT_DETAIL_READ)
   @ApiOperation({ operationId: 'getUnit', summary: 'Get a unit (string)' })
   @ApiOkResponse({ type: UnitResponse })
-  async detail(@Ctx() ctx: RequestContext, @Param('id') id: string): Promise<UnitResponse> {
-    return toUnitResponse(await this.units.get(id, ctx.prefetched), ctx.links);
+  async detail(@Ctx() ctx: RequestContext, @Param('id') id: string): Promise<RawJson> {
+    return this.units.get(id, ctx.links, ctx.prefetched);
   }
 
   @Put(':id')
