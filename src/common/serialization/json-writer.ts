@@ -71,8 +71,8 @@ let serializing = 0;
  * anywhere else it behaves as before (a toJSON someone else installed first, or JSON.stringify's own
  * TypeError). It used to be added and deleted around every call: each change of BigInt.prototype's shape
  * threw away the optimised code of every function using bigints (V8 "code dependencies" deopts, traced with
- * --trace-deopt), so toUnitResponse and UnitLinks.web ran unoptimised and a 200-unit page took about 5 ms
- * to build instead of 0.3 ms (docs/performance.md, "Search CPU").
+ * --trace-deopt), so every function using bigints (the unit mapper of the time) ran unoptimised and a 200-unit
+ * page took about 5 ms to build instead of 0.3 ms (docs/performance.md, "Search CPU").
  */
 const otherBigIntJson = (BigInt.prototype as BigIntWithJson).toJSON;
 Object.defineProperty(BigInt.prototype, 'toJSON', {
