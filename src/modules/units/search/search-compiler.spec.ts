@@ -23,6 +23,8 @@ const throughSource = (condition: string, extra?: string): string =>
   `UNION ALL SELECT dx.id FROM units sx JOIN units dx ON dx.source_unit_id = sx.id ` +
   `WHERE (sx.source_unit_id IS NULL OR sx.source_unit_id = sx.id OR sx.source_differs) AND dx.id <> sx.id AND NOT dx.source_differs AND ${condition}${extra ? ` UNION ALL ${extra}` : ''})`;
 const squash = (sql: string | undefined): string | undefined => sql?.replace(/\s+/g, ' ');
+/** The opening of an own-text lookup (search-fields.ts OwnTextLookup), squashed. */
+const LOOKUP_HEAD = "SELECT count(*)::int AS found, COALESCE(string_agg(own.id::text, ','), '') AS ids FROM (SELECT sx.id FROM units sx WHERE";
 
 describe('search compiler (checks-suggestions-search.md §7.2-§7.7)', () => {
   it('never puts user text in the SQL, and continues the caller numbering', () => {
@@ -96,19 +98,19 @@ describe('search compiler (checks-suggestions-search.md §7.2-§7.7)', () => {
     const compiled = compileSearch('source:lantern AND NOT key:"a.b" OR r"x"', params, now)!;
     expect(params).toEqual([7, '%lantern%', '%a.b%', 'x']);
     expect(compiled.ownTextLookups.map((lookup) => ({ sql: squash(lookup.sql), params: lookup.params }))).toEqual([
-      { sql: 'SELECT sx.id::text AS id FROM units sx WHERE (sx.source_unit_id IS NULL OR sx.source_unit_id = sx.id OR sx.source_differs) AND sx.source ILIKE $1 LIMIT 2001', params: ['%lantern%'] },
-      { sql: 'SELECT sx.id::text AS id FROM units sx WHERE (sx.source_unit_id IS NULL OR sx.source_unit_id = sx.id OR sx.source_differs) AND sx.context ILIKE $1 LIMIT 2001', params: ['%a.b%'] },
+      { sql: `${LOOKUP_HEAD} (sx.source_unit_id IS NULL OR sx.source_unit_id = sx.id OR sx.source_differs) AND sx.source ILIKE $1 LIMIT 2001) own`, params: ['%lantern%'] },
+      { sql: `${LOOKUP_HEAD} (sx.source_unit_id IS NULL OR sx.source_unit_id = sx.id OR sx.source_differs) AND sx.context ILIKE $1 LIMIT 2001) own`, params: ['%a.b%'] },
     ]);
     // The bare regular expression is not a source/context term: it keeps its semi-join.
     const again: unknown[] = [7];
-    const { sql: compiledSql, branches } = compiled.withOwnTextIds([['1', '101'], null], again);
+    const { sql: compiledSql, branches } = compiled.withOwnTextIds(['1,101', null], again);
     const sql = squash(compiledSql);
     // Not a single term: no branches to read apart.
     expect(branches).toBeNull();
-    expect(again).toEqual([7, '%lantern%', ['1', '101'], '%a.b%', 'x']);
+    expect(again).toEqual([7, '%lantern%', '1,101', '%a.b%', 'x']);
     expect(sql).toBe(
       `(((((u.source_unit_id IS NULL OR u.source_unit_id = u.id OR u.source_differs) AND u.source ILIKE $2) ` +
-        `OR (u.source_unit_id IS NOT NULL AND u.source_unit_id = ANY($3::bigint[]) AND u.id <> u.source_unit_id AND NOT u.source_differs)) ` +
+        `OR (u.source_unit_id IS NOT NULL AND u.source_unit_id = ANY(string_to_array($3::text, ',')::bigint[]) AND u.id <> u.source_unit_id AND NOT u.source_differs)) ` +
         `AND NOT (${throughSource('sx.context ILIKE $4')})) OR ${throughSource('(sx.source ~ $5 OR sx.context ~ $5)', 'SELECT ux.id FROM units ux WHERE ux.target ~ $5')})`,
     );
     expect(compiled.usesRegex).toBe(true);
@@ -118,11 +120,11 @@ describe('search compiler (checks-suggestions-search.md §7.2-§7.7)', () => {
     const params: unknown[] = [];
     const compiled = compileSearch('source:lantern', params)!;
     const again: unknown[] = [];
-    const { sql, branches } = compiled.withOwnTextIds([['1', '101']], again);
-    expect(again).toEqual(['%lantern%', ['1', '101']]);
+    const { sql, branches } = compiled.withOwnTextIds(['1,101'], again);
+    expect(again).toEqual(['%lantern%', '1,101']);
     expect(branches).toEqual([
       '(u.source_unit_id IS NULL OR u.source_unit_id = u.id OR u.source_differs) AND u.source ILIKE $1',
-      'u.source_unit_id IS NOT NULL AND u.source_unit_id = ANY($2::bigint[]) AND u.id <> u.source_unit_id AND NOT u.source_differs',
+      "u.source_unit_id IS NOT NULL AND u.source_unit_id = ANY(string_to_array($2::text, ',')::bigint[]) AND u.id <> u.source_unit_id AND NOT u.source_differs",
     ]);
     expect(squash(sql)).toBe(`((${branches![0]}) OR (${branches![1]}))`);
     // More than OWN_TEXT_IDS_CAP ids (null): the one-statement form, nothing to split.

@@ -3,7 +3,7 @@
 // refer to the same change event, as in Weblate [latest] (checks-suggestions-search.md §7.4): they become one
 // EXISTS over `changes`. The tree's size is bounded by the parser, so no expansion cap is needed here.
 
-import { bareTerm, CHANGE_FIELDS, changeEvent, fieldCompiler, type OwnTextLookup, type SearchContext } from './search-fields';
+import { bareTerm, CHANGE_FIELDS, changeEvent, fieldCompiler, type OwnTextIds, type OwnTextLookup, type SearchContext } from './search-fields';
 import { parseSearchQuery, type SearchNode, type SearchTerm } from './search-parser';
 
 export interface CompiledSearch {
@@ -22,7 +22,7 @@ export interface CompiledSearch {
    * and when the whole query is one `source:`/`context:` term compiled with its ids, that condition as its two
    * disjoint branches (SearchContext.ownTextBranches) over the same parameters, else null.
    */
-  withOwnTextIds(ids: ReadonlyArray<readonly string[] | null>, params: unknown[]): { sql: string; branches: [string, string] | null };
+  withOwnTextIds(ids: ReadonlyArray<OwnTextIds | null>, params: unknown[]): { sql: string; branches: [string, string] | null };
 }
 
 const isChangeTerm = (node: SearchNode): node is SearchTerm => node.type === 'term' && node.field !== null && node.field in CHANGE_FIELDS;
@@ -51,7 +51,7 @@ function compileNode(node: SearchNode, context: SearchContext): string {
 export function compileSearch(q: string, params: unknown[], now: Date = new Date()): CompiledSearch | null {
   const tree = parseSearchQuery(q);
   if (tree === null) return null;
-  const contextFor = (into: unknown[], ownTextIds?: ReadonlyArray<readonly string[] | null>): SearchContext => ({
+  const contextFor = (into: unknown[], ownTextIds?: ReadonlyArray<OwnTextIds | null>): SearchContext => ({
     now,
     usesRegex: false,
     ownTextLookups: [],

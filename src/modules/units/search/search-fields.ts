@@ -27,10 +27,11 @@ export interface SearchContext {
    */
   ownTextLookups: OwnTextLookup[];
   /**
-   * The ids those statements found, by the same index, when the caller read them first (null: more than
-   * OWN_TEXT_IDS_CAP, or not read). Absent: compile every term in its one-statement form.
+   * The ids those statements found (OwnTextIds: comma-separated), by the same index, when the caller read
+   * them first (null: more than OWN_TEXT_IDS_CAP, or not read). Absent: compile every term in its
+   * one-statement form.
    */
-  ownTextIds?: ReadonlyArray<readonly string[] | null>;
+  ownTextIds?: ReadonlyArray<OwnTextIds | null>;
   /**
    * Written by a `source:`/`context:` term compiled with its ids: the two disjoint conditions its condition is
    * the OR of (the units holding their own matching text; the other units linked to those). A query that is
@@ -40,13 +41,22 @@ export interface SearchContext {
 }
 
 /**
- * A statement of its own (`sql` with `params` as $1…) answering the ids of the units that hold their own
- * source/context text and match one term, at most OWN_TEXT_IDS_CAP + 1 of them.
+ * A statement of its own (`sql` with `params` as $1…) answering, in one row, the units that hold their own
+ * source/context text and match one term, at most OWN_TEXT_IDS_CAP + 1 of them: how many (`found`) and their
+ * ids (`ids`, OwnTextIds).
  */
 export interface OwnTextLookup {
   sql: string;
   params: unknown[];
 }
+
+/**
+ * Unit ids as one comma-separated text, as the lookup writes them and the search's statement reads them
+ * (`string_to_array(…)::bigint[]`, which a custom plan folds into the constant array the planner hashes): 500
+ * ids were 500 rows for Node to parse and an array to write back as text (issue 13, docs/performance.md "Unit
+ * JSON from PostgreSQL").
+ */
+export type OwnTextIds = string;
 
 /**
  * Up to how many own-text units a `source:`/`context:` term is answered from their ids read first
@@ -125,14 +135,15 @@ function throughSourceUnits(column: 'source' | 'context'): FieldCompiler {
     const condition = ownText(term, lookupContext);
     context.usesRegex ||= lookupContext.usesRegex;
     context.ownTextLookups.push({
-      sql: `SELECT sx.id::text AS id FROM units sx WHERE (${HOLDS_OWN_TEXT('sx')}) AND ${condition} LIMIT ${OWN_TEXT_IDS_CAP + 1}`,
+      sql: `SELECT count(*)::int AS found, COALESCE(string_agg(own.id::text, ','), '') AS ids
+              FROM (SELECT sx.id FROM units sx WHERE (${HOLDS_OWN_TEXT('sx')}) AND ${condition} LIMIT ${OWN_TEXT_IDS_CAP + 1}) own`,
       params: lookupParams,
     });
     const ids = context.ownTextIds?.[index];
     if (ids === undefined || ids === null) return unitsWithOwnOrSourceText(ownText(term, context));
     // The second branch is exactly "not holding its own text" (HOLDS_OWN_TEXT negated), so the two never overlap.
     const own = `(${HOLDS_OWN_TEXT('u')}) AND ${onUnit(term, context)}`;
-    const linked = `u.source_unit_id IS NOT NULL AND u.source_unit_id = ANY(${context.param(ids)}::bigint[]) AND u.id <> u.source_unit_id AND NOT u.source_differs`;
+    const linked = `u.source_unit_id IS NOT NULL AND u.source_unit_id = ANY(string_to_array(${context.param(ids)}::text, ',')::bigint[]) AND u.id <> u.source_unit_id AND NOT u.source_differs`;
     context.ownTextBranches = [own, linked];
     return `((${own})
       OR (${linked}))`;

@@ -10,7 +10,8 @@ function fakeDb(found: number[]): { db: DataSource; statements: Array<{ sql: str
   const db = {
     query: async (sql: string, params: unknown[]) => {
       statements.push({ sql, params });
-      return Array.from({ length: found[call++] }, (_, i) => ({ id: String(i + 1) }));
+      const count = found[call++];
+      return [{ found: count, ids: Array.from({ length: count }, (_, i) => String(i + 1)).join(',') }];
     },
   } as unknown as DataSource;
   return { db, statements };
@@ -24,8 +25,8 @@ describe('resolveSearch', () => {
     const resolved = await resolveSearch(db, search, [42], params);
     expect(statements.map((statement) => statement.params)).toEqual([['%lantern%'], ['%k34%']]);
     expect(statements.every((statement) => statement.sql.includes(`LIMIT ${OWN_TEXT_IDS_CAP + 1}`))).toBe(true);
-    expect(resolved.params).toEqual([42, '%lantern%', ['1', '2'], '%k34%']);
-    expect(resolved.sql).toContain('u.source_unit_id = ANY($3::bigint[])');
+    expect(resolved.params).toEqual([42, '%lantern%', '1,2', '%k34%']);
+    expect(resolved.sql).toContain("u.source_unit_id = ANY(string_to_array($3::text, ',')::bigint[])");
     // The second term found more than the cap: it keeps its semi-join.
     expect(resolved.sql).toContain('sx.context ILIKE $4');
   });

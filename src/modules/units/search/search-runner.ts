@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { ApiValidationError } from '../../../common/http/api-errors';
 import { isStatementTimeout } from '../../../database/statement-timeout';
 import { compileSearch, type CompiledSearch } from './search-compiler';
-import { OWN_TEXT_IDS_CAP } from './search-fields';
+import { OWN_TEXT_IDS_CAP, type OwnTextIds } from './search-fields';
 import { SearchQueryError } from './search-parser';
 
 // Running a compiled search. A regular expression is the one part of a query whose cost the parser cannot
@@ -44,10 +44,10 @@ export interface ResolvedSearch {
 
 export async function resolveSearch(db: DataSource | EntityManager, search: CompiledSearch, baseParams: readonly unknown[], searchParams: readonly unknown[]): Promise<ResolvedSearch> {
   if (search.ownTextLookups.length === 0) return { sql: search.sql, params: [...searchParams] };
-  const ids: Array<string[] | null> = [];
+  const ids: Array<OwnTextIds | null> = [];
   for (const lookup of search.ownTextLookups) {
-    const rows: Array<{ id: string }> = await db.query(lookup.sql, lookup.params);
-    ids.push(rows.length <= OWN_TEXT_IDS_CAP ? rows.map((row) => row.id) : null);
+    const [{ found, ids: text }]: Array<{ found: number; ids: OwnTextIds }> = await db.query(lookup.sql, lookup.params);
+    ids.push(found <= OWN_TEXT_IDS_CAP ? text : null);
   }
   if (ids.every((found) => found === null)) return { sql: search.sql, params: [...searchParams] };
   const params = [...baseParams];
