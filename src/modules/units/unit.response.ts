@@ -169,38 +169,35 @@ export function unitJsonSql(u: string, translation: { path: string; pluralNumber
 }
 
 /**
- * The units a preceding CTE named `page` holds (column `id`) as one compact JSON array text, in `orderBy`
- * (over the alias `u`), '[]' for none. The slugs are looked up per unit (LATERAL; LIMIT 1 keeps the planner
- * from flattening it into a join it could reorder, and Memoize reads each translation once), so however the
- * planner misjudges the small tables, the work grows with the page, not with page × components (issue 10 item 5).
+ * The unit `u`'s translation path and plural as the LATERAL `tr` the unit JSON reads (unitJsonSql). Looked up
+ * per unit (LIMIT 1 keeps the planner from flattening it into a join it could reorder, and Memoize reads each
+ * translation once), so however the planner misjudges the small tables, the work grows with the units read,
+ * not with units × components (issue 10 item 5).
  */
-export function unitPageJsonSql(orderBy: string, links: UnitLinkSql): string {
-  const unit = unitJsonSql('u', { path: 'tr.path', pluralNumber: 'tr.plural_number' }, links);
-  return `(SELECT COALESCE('[' || string_agg(${unit}::text, ',' ORDER BY ${orderBy}) || ']', '[]')
-      FROM page JOIN units u ON u.id = page.id
-     CROSS JOIN LATERAL (
-       SELECT ${translationPathSql('p.slug', 'c.slug', 'l.code')} AS path, COALESCE(t.plural_number, l.plural_number) AS plural_number
-         FROM translations t
-         JOIN components c ON c.id = t.component_id
-         JOIN projects p ON p.id = c.project_id
-         JOIN languages l ON l.id = t.language_id
-        WHERE t.id = u.translation_id LIMIT 1
-     ) tr)`;
-}
-
-/** The JSON text of the units whose ids `ids` (SQL, e.g. `ANY($1::bigint[])`) names, one row each: `id` and `unit_json`. */
-export function unitsByIdSql(idCondition: string, links: UnitLinkSql): string {
-  const unit = unitJsonSql('u', { path: 'tr.path', pluralNumber: 'tr.plural_number' }, links);
-  return `SELECT u.id::text AS id, ${unit}::text AS unit_json
-    FROM units u
-   CROSS JOIN LATERAL (
+const TRANSLATION_OF_UNIT = `CROSS JOIN LATERAL (
      SELECT ${translationPathSql('p.slug', 'c.slug', 'l.code')} AS path, COALESCE(t.plural_number, l.plural_number) AS plural_number
        FROM translations t
        JOIN components c ON c.id = t.component_id
        JOIN projects p ON p.id = c.project_id
        JOIN languages l ON l.id = t.language_id
       WHERE t.id = u.translation_id LIMIT 1
-   ) tr
+   ) tr`;
+
+const UNIT_JSON_OF_TR = (links: UnitLinkSql): string => unitJsonSql('u', { path: 'tr.path', pluralNumber: 'tr.plural_number' }, links);
+
+/**
+ * The units a preceding CTE named `page` holds (column `id`) as one compact JSON array text, in `orderBy`
+ * (over the alias `u`), '[]' for none.
+ */
+export function unitPageJsonSql(orderBy: string, links: UnitLinkSql): string {
+  return `(SELECT COALESCE('[' || string_agg(${UNIT_JSON_OF_TR(links)}::text, ',' ORDER BY ${orderBy}) || ']', '[]')
+      FROM page JOIN units u ON u.id = page.id ${TRANSLATION_OF_UNIT})`;
+}
+
+/** The JSON text of the units `u.id ${idCondition}` names (e.g. `= $1`), one row each: `id` and `unit_json`. */
+export function unitsByIdSql(idCondition: string, links: UnitLinkSql): string {
+  return `SELECT u.id::text AS id, ${UNIT_JSON_OF_TR(links)}::text AS unit_json
+    FROM units u ${TRANSLATION_OF_UNIT}
    WHERE u.id ${idCondition}`;
 }
 
