@@ -13,6 +13,7 @@
 // With arguments (`npm test -- <paths or Jest options>`) or on PostgreSQL (TEST_DATABASE_URL/DATABASE_URL), Jest
 // runs once, with the arguments as given.
 import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -44,7 +45,7 @@ function jest(args, env = {}) {
   return new Promise((resolve) =>
     child.once('exit', (code, signal) => {
       process.off('SIGINT', forward).off('SIGTERM', forward);
-      resolve(code ?? (signal ? 128 : 1));
+      resolve(code ?? 128 + (constants.signals[signal] ?? 0));
     }),
   );
 }
