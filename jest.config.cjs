@@ -45,6 +45,7 @@ module.exports = {
     ],
   },
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
+  setupFilesAfterEnv: ['<rootDir>/test/setup/each-file.ts'],
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   // A safety net for a test that never ends, not an expected duration: tests wait on events, and a loaded
   // machine only makes them slower (test/support/wait.ts TEST_TIMEOUT_MS, which must stay equal).
