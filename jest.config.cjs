@@ -16,8 +16,9 @@ module.exports = {
   // graph in a fresh module registry, and the registries' leftovers add up (a worker reached 2.5 GB resident in
   // session 7). A bound on memory, not a speed setting. On the embedded database the whole run must stay under
   // 2 GB (issue 15 item 5) beside two database processes of ~0.3 GB each, so the bound is lower there; a
-  // replaced worker costs a process start, measured in docs/performance.md (session 8).
-  workerIdleMemoryLimit: onPostgres ? '2GB' : '300MB',
+  // replaced worker costs a process start (docs/performance.md, sessions 8 and 11: with the first starts in a
+  // Jest run of their own, two workers in heavy files beside the two databases are the run's peak).
+  workerIdleMemoryLimit: onPostgres ? '2GB' : '200MB',
   testEnvironment: 'node',
   testRegex: '.*\\.(e2e-)?spec\\.ts$',
   extensionsToTreatAsEsm: ['.ts'],

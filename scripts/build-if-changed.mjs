@@ -40,17 +40,10 @@ function inputsHash() {
 }
 
 const force = process.argv.includes('--force');
-// `--check` only tells whether a compile is needed (exit code 0: up to date, 3: needed) and compiles nothing:
-// the test suite asks before it compiles, because a compile (tsc, about 0.4 GB) must wait until the other Jest
-// worker is between test files on the embedded database (test/support/server-process.ts compileServer).
-const checkOnly = process.argv.includes('--check');
 const current = inputsHash();
 const previous = existsSync(STAMP) ? readFileSync(STAMP, 'utf8').trim() : '';
 if (!force && previous === current && existsSync(ENTRY)) {
   console.log('dist/ is up to date with src/ (no compile needed).');
-} else if (checkOnly) {
-  console.log('dist/ is out of date with src/ (a compile is needed).');
-  process.exitCode = 3;
 } else {
   console.log('Compiling the service (src/ changed since the last build)…');
   execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(ROOT, 'tsconfig.build.json')], {

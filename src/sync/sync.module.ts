@@ -1,5 +1,6 @@
-import { Module } from '@nestjs/common';
+import { Module, type OnApplicationShutdown } from '@nestjs/common';
 import { FormatsModule } from '../formats/formats.module';
+import { closeGitHelper } from '../vcs/git-spawner';
 import { CommitPendingScheduler } from './commit-pending.scheduler';
 import { ComponentImportService } from './component-import.service';
 import { ComponentScanner } from './component-scanner';
@@ -24,4 +25,13 @@ import { WriteBackService } from './write-back.service';
   providers: [WorkingCopyService, ComponentScanner, ComponentImportService, ComponentTaskScheduler, ComponentRecheckScheduler, DemoSeeder, WriteBackService, RepositoryOperationsService, CommitPendingScheduler, RemovalTaskScheduler, PullTaskScheduler, SourceUploadService, ReplaceUploadService],
   exports: [ComponentImportService, ComponentTaskScheduler, ComponentRecheckScheduler, DemoSeeder, WorkingCopyService, WriteBackService, RepositoryOperationsService, CommitPendingScheduler, RemovalTaskScheduler, PullTaskScheduler, SourceUploadService, ReplaceUploadService],
 })
-export class SyncModule {}
+export class SyncModule implements OnApplicationShutdown {
+  /**
+   * After the job queue has stopped (its beforeApplicationShutdown waits for running jobs, which run git): the
+   * idle git helper ends now rather than after its idle time. A server's process exits anyway; an application
+   * closed in a process that goes on (a test file's, in a Jest worker) would otherwise leave it behind.
+   */
+  onApplicationShutdown(): void {
+    closeGitHelper();
+  }
+}

@@ -89,4 +89,25 @@ describe('GitSpawner', () => {
     expect((await spawner.run(request(['--version']))).error).toBeNull();
     expect(spawner.helperPid).not.toBe(helper);
   });
+
+  it('ends an idle helper at once when closed, and starts one again on the next request', async () => {
+    const spawner = make();
+    await spawner.run(request(['--version']));
+    const helper = spawner.helperPid!;
+    spawner.close();
+    expect(spawner.helperPid).toBeNull();
+    await pollUntil(async () => (!(await alive(helper)) ? true : undefined), 'the closed helper ended');
+    expect((await spawner.run(request(['--version']))).error).toBeNull();
+    expect(spawner.helperPid).not.toBe(helper);
+  });
+
+  it('keeps a helper with a request out when closed: it answers, and ends once idle', async () => {
+    const spawner = make({ idleMs: 10 });
+    const running = spawner.run(request(['--version']));
+    const helper = spawner.helperPid!;
+    spawner.close();
+    expect(spawner.helperPid).toBe(helper);
+    expect((await running).error).toBeNull();
+    await pollUntil(async () => (spawner.helperPid === null && !(await alive(helper)) ? true : undefined), 'the helper ended once idle');
+  });
 });

@@ -135,6 +135,20 @@ export class GitSpawner {
     });
   }
 
+  /**
+   * Ends an idle helper now instead of after the idle time; a helper with requests out ends as usual, idle
+   * after its last answer. For code that is done with git in a process that goes on (a Jest worker between
+   * test files: each file has its own copy of this module, so a file's helper would outlive the file).
+   */
+  close(): void {
+    const helper = this.helper;
+    if (!helper || this.pending.size > 0) return;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    this.helper = null;
+    if (helper.connected) helper.disconnect();
+  }
+
   private start(): ChildProcess {
     // No inherited environment: git's comes with each request; NODE_OPTIONS and the like are the server's.
     const helper = spawn(process.execPath, ['--max-old-space-size=512', '-e', HELPER_SOURCE], {
@@ -228,4 +242,9 @@ const spawner = new GitSpawner();
 /** Runs `request.file` through the helper process, with execFile's semantics (see the top of this file). */
 export function spawnThroughHelper(request: SpawnRequest): Promise<SpawnOutcome> {
   return spawner.run(request);
+}
+
+/** Ends the idle git helper of this copy of the module now (GitSpawner.close). */
+export function closeGitHelper(): void {
+  spawner.close();
 }

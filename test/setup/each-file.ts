@@ -1,7 +1,7 @@
-import { enterTestFile, leaveTestFile } from '../support/checkout-locks';
+import { closeGitHelper } from '../../src/vcs/git-spawner';
 
-// Around every test file (jest.config.cjs setupFilesAfterEnv): the file is recorded as running while its tests
-// run, so that another worker's embedded first start (about 0.8 GB) waits for it, and the file does not begin
-// while such a first start runs (test/support/checkout-locks.ts; issue 15 item 5: `npm test` under 2 GB).
-beforeAll(enterTestFile);
-afterAll(leaveTestFile);
+// After every test file (jest.config.cjs setupFilesAfterEnv): each file has its own copy of the git spawner
+// module (one module registry per file), so the helper process of a file that ran git would otherwise live
+// its idle time (30 s) beside the worker's next files: up to six of 41 MB each were seen at once in a run on
+// the embedded database (docs/performance.md "npm test on the embedded database, session 11").
+afterAll(closeGitHelper);

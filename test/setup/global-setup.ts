@@ -11,6 +11,8 @@ import { globalState } from './global-state';
  * process (test/support/embedded-test-database.ts).
  */
 export default async function globalSetup(globalConfig: { maxWorkers: number }): Promise<void> {
+  // The second Jest run of `npm test` (scripts/test.mjs) holds only files that start their own servers.
+  if (process.env.GLOSSA_TEST_DATABASE === 'none') return;
   const serverUrl = serverUrlFromEnv();
   if (!serverUrl) {
     // One database process per Jest worker: PGlite serves a single session, so two workers must never share

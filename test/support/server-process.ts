@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { asEmbeddedFirstStart, asLargeStep, outsideTestFile, withCheckoutLock } from './checkout-locks';
+import { withCheckoutLock } from './checkout-locks';
 import { PATIENCE_MS, pause, pollUntil } from './wait';
 
 // A real server process (`node dist/main.js`, as the container and `npm start` run it), for tests that start
@@ -27,36 +27,16 @@ function startFlags(): string[] {
  * scripts/build-if-changed.mjs), so the processes run what the tests read and the test files after the first
  * do not pay for tsc again. Under a lock: a second worker's `tsc` would rewrite dist/ while the first worker's
  * server processes load it; the second then finds dist/ up to date.
- *
- * On the embedded database a compile (tsc, about 0.4 GB) also waits, like a first start, until the other worker
- * is between files (checkout-locks.ts): issue 15 item 5 holds the whole run under 2 GB. This worker's file is
- * unrecorded while it waits for the lock, so that the other worker's compile or first start is not waiting for it.
  */
 export async function compileServer(): Promise<void> {
-  if (!process.env.GLOSSA_TEST_EMBEDDED_URL) {
-    await withCheckoutLock('build', 'compile', () => runBuildScript([]));
-    return;
-  }
-  await outsideTestFile(() =>
-    withCheckoutLock('build', 'compile', async () => {
-      if (await runBuildScript(['--check'])) await asLargeStep('compile', () => runBuildScript([]));
-    }),
-  );
-}
-
-/** Runs scripts/build-if-changed.mjs; answers true when `--check` found a compile needed (exit code 3). */
-async function runBuildScript(args: string[]): Promise<boolean> {
-  try {
-    await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts/build-if-changed.mjs'), ...args], {
-      cwd: ROOT,
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    return false;
-  } catch (error) {
-    const { code, stdout, stderr, message } = error as { code?: number; stdout?: string; stderr?: string; message: string };
-    if (args.includes('--check') && code === 3) return true;
-    throw new Error(`scripts/build-if-changed.mjs failed: ${message}\n${stdout ?? ''}${stderr ?? ''}`, { cause: error });
-  }
+  await withCheckoutLock('build', 'compile', async () => {
+    try {
+      await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts/build-if-changed.mjs')], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+    } catch (error) {
+      const { stdout, stderr, message } = error as { stdout?: string; stderr?: string; message: string };
+      throw new Error(`scripts/build-if-changed.mjs failed: ${message}\n${stdout ?? ''}${stderr ?? ''}`, { cause: error });
+    }
+  });
 }
 
 /**
@@ -148,13 +128,19 @@ export class ServerProcess {
    * ms it took (not counting a wait for another worker's first start, below).
    *
    * A first start on the embedded database (no DATABASE_URL, a DATA_DIR without a database yet) runs PGlite's
-   * initdb, 0.7–0.8 GB at its peak (docs/performance.md, sessions 8 and 9). Two workers' first starts at once
-   * (embedded-start and cli-embedded), or one beside another worker's test file, took `npm test` past its 2 GB
-   * (issue 15 item 5), so a first start runs while the other worker is between files or in a first-start file
-   * of its own (checkout-locks.ts).
+   * initdb, 0.7–0.8 GB at its peak (docs/performance.md, sessions 8–11). `npm test` runs the files that do one
+   * after all others, in a Jest run of their own (scripts/test.mjs), so that it never meets the other files'
+   * workers and databases (issue 15 item 5: the run under 2 GB); in the first run a first start is refused, so a
+   * new such file is noticed. Two first starts never run at once: they take turns under a lock.
    */
   async start(): Promise<number> {
-    return this.isEmbeddedFirstStart() ? asEmbeddedFirstStart(() => this.startNow()) : this.startNow();
+    if (!this.isEmbeddedFirstStart()) return this.startNow();
+    if (process.env.GLOSSA_TEST_FIRST_STARTS === 'later') {
+      throw new Error(
+        'This test file does an embedded first start: list it in scripts/test.mjs FIRST_START_FILES, so that `npm test` runs it after the other files.',
+      );
+    }
+    return withCheckoutLock('embedded-first-start', 'embedded first start', () => this.startNow());
   }
 
   private isEmbeddedFirstStart(): boolean {

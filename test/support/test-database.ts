@@ -15,7 +15,11 @@ export interface TestDatabase {
  */
 function embeddedUrlOfThisWorker(): string {
   const urls = (process.env.GLOSSA_TEST_EMBEDDED_URL ?? '').split(' ').filter(Boolean);
-  if (urls.length === 0) throw new Error('The test global setup did not prepare a database (jest.config.cjs globalSetup).');
+  if (urls.length === 0) {
+    throw new Error(
+      'The test global setup did not prepare a database (jest.config.cjs globalSetup; none in the second Jest run of `npm test`, scripts/test.mjs, whose files start their own servers).',
+    );
+  }
   const worker = Number(process.env.JEST_WORKER_ID ?? '1');
   const url = urls[worker - 1];
   if (!url) throw new Error(`Jest worker ${worker} has no embedded database: the global setup started ${urls.length} (one per worker of maxWorkers).`);
