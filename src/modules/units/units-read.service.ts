@@ -243,10 +243,13 @@ export class UnitsReadService {
       // codes) is a handful of statement texts per caller kind, run as named statements: parsed once per
       // connection and, with PostgreSQL's generic plan, no longer planned per request (the anonymous
       // caller's team rules made planning about 1.5 ms of a request). User text (a pattern, a word, the
-      // own-text ids of `source:`) stays in unnamed statements, whose plans see its values. Only first pages:
-      // their LIMIT and OFFSET are written as literals (with them as parameters PostgreSQL kept planning the
-      // page statement, its generic plan being costed for an unknown LIMIT), and deeper pages are rarer.
-      const named = pageRequest.page === 1 && params.length === baseParams.length && search.ownTextLookups.length === 0 && !search.usesRegex;
+      // own-text ids of `source:`) stays in unnamed statements, whose plans see its values, except in the two
+      // branches of a one-term `source:`/`context:` search, which hide their values from every plan
+      // (search-fields.ts throughSourceUnits). Only first pages: their LIMIT and OFFSET are written as literals
+      // (with them as parameters PostgreSQL kept planning the page statement, its generic plan being costed for
+      // an unknown LIMIT), and deeper pages are rarer.
+      const firstPage = pageRequest.page === 1 && !search.usesRegex;
+      const named = firstPage && params.length === baseParams.length && search.ownTextLookups.length === 0;
       const query = named ? namedQuery(db) : unnamedQuery(db);
       const counted = search.ownTextLookups.length === 0 && !search.usesRegex ? storedUnitCount(search.sql, 't') : null;
       if (counted !== null) {
@@ -255,8 +258,9 @@ export class UnitsReadService {
       }
       const resolved = await resolveSearch(db, search, baseParams, params);
       const from = matchingUnits(resolved.branches ?? [resolved.sql], scope, order);
-      const found = await this.readSmallSearch(query, from, resolved.params, linkValues, order, pageRequest);
-      return found ?? this.readPage(query, from, resolved.params, linkValues, order, pageRequest);
+      const pageQuery = firstPage && resolved.branches !== undefined ? namedQuery(db) : query;
+      const found = await this.readSmallSearch(pageQuery, from, resolved.params, linkValues, order, pageRequest);
+      return found ?? this.readPage(pageQuery, from, resolved.params, linkValues, order, pageRequest);
     });
   }
 

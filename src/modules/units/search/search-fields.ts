@@ -116,6 +116,9 @@ function unitsWithOwnOrSourceText(condition: string, extra?: string): string {
      UNION ALL ${extra}` : ''})`;
 }
 
+/** Where throughSourceUnits has onUnit write its text's parameter, replaced afterwards (a NUL never reaches SQL). */
+const TEXT_SLOT = '\u0000text\u0000';
+
 /**
  * A text field of the source string (source, context): textLookup applied through unitsWithOwnOrSourceText.
  * When the caller read the own-text units' ids first (SearchContext.ownTextIds, at most OWN_TEXT_IDS_CAP), the
@@ -141,14 +144,27 @@ function throughSourceUnits(column: 'source' | 'context'): FieldCompiler {
     });
     const ids = context.ownTextIds?.[index];
     if (ids === undefined || ids === null) return unitsWithOwnOrSourceText(ownText(term, context));
+    // The term's text and the ids as parameters, each once; `textAt` is where onUnit wrote the text's.
+    let textParameter = '';
+    const textAt = onUnit(term, Object.assign(Object.create(context) as SearchContext, { param: (value: unknown) => ((textParameter = context.param(value)), TEXT_SLOT) }));
+    context.usesRegex ||= term.value.kind === 'regex';
+    const idsParameter = context.param(ids);
     // The second branch is exactly "not holding its own text" (HOLDS_OWN_TEXT negated), so the two never overlap.
-    const own = `(${HOLDS_OWN_TEXT('u')}) AND ${onUnit(term, context)}`;
-    const linked = `u.source_unit_id IS NOT NULL AND u.source_unit_id = ANY(string_to_array(${context.param(ids)}::text, ',')::bigint[]) AND u.id <> u.source_unit_id AND NOT u.source_differs`;
-    context.ownTextBranches = [own, linked];
-    return `((${own})
-      OR (${linked}))`;
+    const own = (text: string): string => `(${HOLDS_OWN_TEXT('u')}) AND ${textAt.replace(TEXT_SLOT, text)}`;
+    const linked = (list: string): string =>
+      `u.source_unit_id IS NOT NULL AND u.source_unit_id = ANY(string_to_array(${list}, ',')::bigint[]) AND u.id <> u.source_unit_id AND NOT u.source_differs`;
+    // The branches, read apart when the query is this one term, hide both values from the plan (an initplan's
+    // output), unless the text is a regular expression: each branch has one index that answers it whatever
+    // the values (the partial trigram index; IDX_units_linked_to_source), and with the values hidden the page
+    // statement is planned once per connection instead of per request (units-read.service.ts page; about 1 ms
+    // of the 5 of a `source:"word"` search, docs/performance.md "Unit JSON from PostgreSQL").
+    const hidden = (parameter: string): string => (term.value.kind === 'regex' ? `${parameter}::text` : `(SELECT ${parameter}::text)`);
+    context.ownTextBranches = [own(hidden(textParameter)), linked(hidden(idsParameter))];
+    return `((${own(textParameter)})
+      OR (${linked(`${idsParameter}::text`)}))`;
   };
 }
+
 
 /** "Exact-type" fields (§7.2): `:` case-insensitive exact, `:=` case-sensitive exact. */
 function exactLookup(expression: string): FieldCompiler {
