@@ -13,13 +13,14 @@ import { recordChanges, type ChangeRecord } from '../changes/change-recorder';
 // found by its source string's labels.
 
 /**
- * The JSON array of a unit's labels, `[{id, name, description, color}, …]` ordered by id, as a scalar subquery
- * over `alias` (a units alias). Unit reads select it `AS labels`: one index probe on unit_labels' primary key
- * per unit of the page, no join that could multiply the page's rows.
+ * The JSON array of a unit's labels, `[{id, name, description, color}, …]` (LabelResponse) ordered by id, as a
+ * scalar subquery over `alias` (a units alias), written compact as the API writes it (json_agg would separate
+ * the objects with `, `). The unit mapper selects it (unit.response.ts): one index probe on unit_labels'
+ * primary key per unit of the page, no join that could multiply the page's rows.
  */
 export const unitLabelsJson = (alias = 'u'): string =>
-  `(SELECT COALESCE(json_agg(json_build_object('id', lb.id, 'name', lb.name, 'description', lb.description, 'color', lb.color) ORDER BY lb.id), '[]'::json)
-      FROM unit_labels ul JOIN labels lb ON lb.id = ul.label_id WHERE ul.unit_id = ${alias}.id)`;
+  `COALESCE((SELECT ('[' || string_agg(row_to_json(lbl)::text, ',' ORDER BY lbl.id) || ']')::json
+               FROM (SELECT lb.id, lb.name, lb.description, lb.color FROM unit_labels ul JOIN labels lb ON lb.id = ul.label_id WHERE ul.unit_id = ${alias}.id) lbl), '[]'::json)`;
 
 /** What a label change record needs about the (source) unit. */
 export interface LabelledUnit {

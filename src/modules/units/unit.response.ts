@@ -3,6 +3,7 @@ import type { LinkBuilder } from '../../common/links/link-builder';
 import type { ExactInteger } from '../../common/serialization/json-writer';
 import { PLURAL_SEPARATOR } from '../../common/text/word-count';
 import { LabelResponse } from '../labels/label.response';
+import { unitLabelsJson } from '../labels/unit-labels';
 
 /** A unit on the wire, fields in the spec's order (api-spec.md "Unit"; the spec's order wins over §6.5). */
 export class UnitResponse {
@@ -100,14 +101,6 @@ function targetSql(u: string, pluralNumber: string): string {
     ELSE ${forms} || array_fill(''::text, ARRAY[${count} - cardinality(${forms})]) END`;
 }
 
-/**
- * A unit's own labels (weblate-api.md §6.5: source units carry them) as a compact JSON array of
- * LabelResponse objects ordered by id: json_agg would separate them with `, `.
- */
-const labelsSql = (u: string): string =>
-  `COALESCE((SELECT ('[' || string_agg(row_to_json(lbl)::text, ',' ORDER BY lbl.id) || ']')::json
-               FROM (SELECT lb.id, lb.name, lb.description, lb.color FROM unit_labels ul JOIN labels lb ON lb.id = ul.label_id WHERE ul.unit_id = ${u}.id) lbl), '[]'::json)`;
-
 /** A timestamptz as the API writes it (formatTimestamp): UTC, six fractional digits, `Z`. */
 const timestampSql = (value: string): string => `to_char(${value} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
@@ -140,7 +133,8 @@ export function unitFieldsSql(u: string, translation: { path: string; pluralNumb
     ['flags', `${u}.flags`],
     ['extra_flags', `${u}.extra_flags`],
     ['explanation', `${u}.explanation`],
-    ['labels', labelsSql(u)],
+    // The unit's own labels (weblate-api.md §6.5: source units carry them).
+    ['labels', unitLabelsJson(u)],
     ['state', `${u}.state`],
     // §9.10: fuzzy covers 10–12, translated includes read-only (100), approved is exactly 30.
     ['fuzzy', `${u}.state BETWEEN 10 AND 12`],
