@@ -81,8 +81,11 @@ const urlSegmentSql = (value: string): string => `CASE WHEN ${value} ~ '^${SAFE_
 export const translationPathSql = (projectSlug: string, componentSlug: string, languageCode: string): string =>
   `${urlSegmentSql(projectSlug)} || '/' || ${urlSegmentSql(componentSlug)} || '/' || ${urlSegmentSql(languageCode)} || '/'`;
 
+/** PLURAL_SEPARATOR (two U+001E) as a PostgreSQL literal; test/e2e/unit-json.e2e-spec.ts splits with both. */
+const SEPARATOR_SQL = "E'\\x1e\\x1e'";
+
 /** The plural forms of a stored text (splitPlurals): `""` is `[""]`, where string_to_array would give `[]`. */
-const pluralFormsSql = (text: string): string => `CASE WHEN ${text} = '' THEN ARRAY['']::text[] ELSE string_to_array(${text}, E'\\x1e\\x1e') END`;
+const pluralFormsSql = (text: string): string => `CASE WHEN ${text} = '' THEN ARRAY['']::text[] ELSE string_to_array(${text}, ${SEPARATOR_SQL}) END`;
 
 /**
  * A unit's `target` on the wire (Weblate's PluralField → get_target_plurals): a plural unit (its source or
@@ -92,10 +95,10 @@ const pluralFormsSql = (text: string): string => `CASE WHEN ${text} = '' THEN AR
  * stored as read and fitted only here and on write-back.
  */
 function targetSql(u: string, pluralNumber: string): string {
-  // No subquery: the statements that write units' JSON are planned per request.
+  // No subquery: a statement that writes units' JSON may be planned per request (an unnamed search page).
   const forms = `(${pluralFormsSql(`${u}.target`)})`;
   const count = `(${pluralNumber})::int`;
-  return `CASE WHEN strpos(${u}.source, E'\\x1e\\x1e') = 0 AND strpos(${u}.target, E'\\x1e\\x1e') = 0 THEN ARRAY[${u}.target]
+  return `CASE WHEN strpos(${u}.source, ${SEPARATOR_SQL}) = 0 AND strpos(${u}.target, ${SEPARATOR_SQL}) = 0 THEN ARRAY[${u}.target]
     WHEN ${count} < 1 OR ${count} = cardinality(${forms}) THEN ${forms}
     WHEN cardinality(${forms}) > ${count} THEN ${forms}[1:${count}]
     ELSE ${forms} || array_fill(''::text, ARRAY[${count} - cardinality(${forms})]) END`;

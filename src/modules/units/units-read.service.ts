@@ -292,16 +292,16 @@ export class UnitsReadService {
     const pageSql = (size: number, offset: number, extraColumns: string) => `WITH page AS MATERIALIZED (
                    SELECT u.id FROM ${from} ORDER BY ${orderBy} ${limitOffset(query, all, size, offset)}
                  )
-                 SELECT ${unitPageJsonSql(orderBy, links)} AS units, (SELECT count(*) FROM page)::int AS page_count${extraColumns}`;
+                 SELECT ${unitPageJsonSql(orderBy, links)} AS units${extraColumns}`;
     if (pageRequest.page !== 'last') {
       const offset = (pageRequest.page - 1) * pageRequest.size;
       const sql = pageSql(pageRequest.size, offset, `, (${countSql}) AS stored_count`);
-      const [row] = (await query(sql, pageParams(query, all, pageRequest.size, offset))) as Array<{ units: string; page_count: number; stored_count: number }>;
-      if (row.page_count > 0) return { page: resolvePage(pageRequest, row.stored_count), count: row.stored_count, results: new RawJson(row.units) };
+      const [row] = (await query(sql, pageParams(query, all, pageRequest.size, offset))) as Array<{ units: string; stored_count: number }>;
+      if (row.units !== EMPTY_PAGE) return { page: resolvePage(pageRequest, row.stored_count), count: row.stored_count, results: new RawJson(row.units) };
     }
     const [{ count }] = (await query(countSql, params)) as Array<{ count: number }>;
     const page = resolvePage(pageRequest, count);
-    if (pageRequest.page !== 'last' || count === 0) return { page, count, results: new RawJson('[]') };
+    if (pageRequest.page !== 'last' || count === 0) return { page, count, results: new RawJson(EMPTY_PAGE) };
     const [{ units }] = (await query(pageSql(page.size, page.offset, ''), pageParams(query, all, page.size, page.offset))) as Array<{ units: string }>;
     return { page, count, results: new RawJson(units) };
   }
@@ -326,11 +326,10 @@ export class UnitsReadService {
                  ), page AS MATERIALIZED (
                    SELECT m.id FROM matched m ORDER BY ${columnsOf('m', order)} ${limitOffset(query, all, pageRequest.size, offset)}
                  )
-                 SELECT ${unitPageJsonSql(columnsOf('u', order), links)} AS units, (SELECT count(*) FROM page)::int AS page_count,
-                        (SELECT count(*) FROM matched)::int AS matched_count`;
-    const [row] = (await query(sql, pageParams(query, all, pageRequest.size, offset))) as Array<{ units: string; page_count: number; matched_count: number }>;
+                 SELECT ${unitPageJsonSql(columnsOf('u', order), links)} AS units, (SELECT count(*) FROM matched)::int AS matched_count`;
+    const [row] = (await query(sql, pageParams(query, all, pageRequest.size, offset))) as Array<{ units: string; matched_count: number }>;
     // No unit on page 1: nothing matches. On a later page: past the end (404) or past the cap; readPage decides.
-    if (row.page_count === 0) return offset === 0 ? { page: resolvePage(pageRequest, 0), count: 0, results: new RawJson('[]') } : null;
+    if (row.units === EMPTY_PAGE) return offset === 0 ? { page: resolvePage(pageRequest, 0), count: 0, results: new RawJson(EMPTY_PAGE) } : null;
     const count = row.matched_count <= SEARCH_SET_CAP ? row.matched_count : await countMatches(query, from, params);
     return { page: resolvePage(pageRequest, count), count, results: new RawJson(row.units) };
   }
@@ -343,6 +342,9 @@ export class UnitsReadService {
 function withLinks(params: readonly unknown[], linkValues: readonly string[]): { all: unknown[]; links: UnitLinkSql } {
   return { all: [...params, ...linkValues], links: unitLinkSql(params.length + 1) };
 }
+
+/** A page without units as unitPageJsonSql writes it (its COALESCE), so an empty page needs no count of its own. */
+const EMPTY_PAGE = '[]';
 
 /** How many units `from` holds (matchingUnits). */
 async function countMatches(query: Query, from: string, params: unknown[]): Promise<number> {
