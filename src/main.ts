@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { ConfigError, loadConfig } from './config/app-config';
 import { isFirstStartChild, prepareFirstStart } from './bootstrap/first-start';
 import { markServerStarting } from './cli/admin-channel-protocol';
+import { applyHeapGrowth } from './bootstrap/heap-growth';
 
 async function main(): Promise<void> {
   let config;
@@ -15,6 +16,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // On PostgreSQL the old generation grows as V8 lets a large heap grow (heap-growth.ts).
+  applyHeapGrowth(config.databaseUrl !== undefined);
   // Until the admin channel opens, an admin command waits for this server however long its start takes.
   const starting = config.databaseUrl || isFirstStartChild() ? undefined : markServerStarting(config.dataDir);
   // A fresh embedded data directory is prepared by a short-lived child running this same file (first-start.ts).
