@@ -11,7 +11,7 @@ import { PreparedStatement, runNamed } from '../../database/prepared-statement';
 import { PageRequest, parsePageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { storedUnitCount } from '../../sync/translation-statistics';
 import { TranslationLookup } from '../translations/translation-lookup.service';
-import { compileRequestSearch, resolveSearch, runSearch, type CompiledSearch } from './unit-query';
+import { compileRequestSearch, OWN_TEXT_IDS_CAP, resolveSearch, runSearch, type CompiledSearch, type OwnTextUnion } from './unit-query';
 import { translationPathSql, unitJsonSql, unitLinkParams, unitLinkSql, unitPageJsonSql, unitsByIdSql, type UnitLinkSql } from './unit.response';
 
 export interface UnitPage {
@@ -238,7 +238,7 @@ export class UnitsReadService {
     linkValues: readonly string[],
   ): Promise<UnitPage> {
     return runSearch(this.dataSource, search, this.config.searchRegexTimeoutMs, async (db) => {
-      if (search === null) return this.readPage(unnamedQuery(db), matchingUnits(null, scope, order), params, linkValues, order, pageRequest);
+      if (search === null) return this.readPage(unnamedQuery(db), matchingUnits(null, scope), params, linkValues, order, pageRequest);
       // A search that added no parameter of its own (`has:check`, `state:<translated`: its values are inlined
       // codes) is a handful of statement texts per caller kind, run as named statements: parsed once per
       // connection and, with PostgreSQL's generic plan, no longer planned per request (the anonymous
@@ -254,13 +254,20 @@ export class UnitsReadService {
       const counted = search.ownTextLookups.length === 0 && !search.usesRegex ? storedUnitCount(search.sql, 't') : null;
       if (counted !== null) {
         const countSql = `SELECT COALESCE(sum(${counted}), 0)::int AS count FROM translations t WHERE ${translations}`;
-        return this.readCountedPage(query, matchingUnits([search.sql], scope, order), countSql, params, linkValues, order, pageRequest);
+        return this.readCountedPage(query, matchingUnits(search.sql, scope), countSql, params, linkValues, order, pageRequest);
+      }
+      // A query that is one `source:`/`context:` term finds its own-text units in the page's statement; other
+      // queries with such terms read them first, one statement each (resolveSearch).
+      const unionParams = [...baseParams];
+      const union = search.ownTextUnion(unionParams);
+      if (union !== null) {
+        const from = ownTextUnionFrom(union, scope, order);
+        const unionQuery = firstPage ? namedQuery(db) : query;
+        return (await this.readSmallSearch(unionQuery, from, unionParams, linkValues, order, pageRequest)) ?? this.readPage(unionQuery, from, unionParams, linkValues, order, pageRequest);
       }
       const resolved = await resolveSearch(db, search, baseParams, params);
-      const from = matchingUnits(resolved.branches ?? [resolved.sql], scope, order);
-      const pageQuery = firstPage && resolved.branches !== undefined ? namedQuery(db) : query;
-      const found = await this.readSmallSearch(pageQuery, from, resolved.params, linkValues, order, pageRequest);
-      return found ?? this.readPage(pageQuery, from, resolved.params, linkValues, order, pageRequest);
+      const from = matchingUnits(resolved.sql, scope);
+      return (await this.readSmallSearch(query, from, resolved.params, linkValues, order, pageRequest)) ?? this.readPage(query, from, resolved.params, linkValues, order, pageRequest);
     });
   }
 
@@ -352,21 +359,35 @@ async function countMatches(query: Query, from: string, params: unknown[]): Prom
   return count;
 }
 
+/** The units in `scope` matching `condition` (over `u`; null: every unit of the scope), as what follows FROM, named `u`. */
+function matchingUnits(condition: string | null, scope: string): string {
+  return condition === null ? `units u WHERE ${scope}` : `units u WHERE (${condition}) AND ${scope}`;
+}
+
 /**
- * The units in `scope` matching any of `conditions` (disjoint conditions over `u`; null: every unit of the
- * scope), as what follows FROM, named `u`, with at least the `order` columns. One condition is a plain scan of
- * units. Two are the branches of a `source:` / `context:` term (ResolvedSearch.branches), read as a UNION ALL
- * so that each uses its own index: the trigram index for the units holding the text and an index-only scan of
- * IDX_units_linked_to_source for the 2,500 units linked to them, instead of a bitmap OR that visited every
- * matching unit's table page (issue 13: `source:"word"` over 300,000 units, docs/performance.md "Indexed
- * search, session 10"). The scope is applied once to the union (OFFSET 0 keeps the planner from copying it
- * into each branch, which planned an anonymous caller's visibility rules twice).
+ * The units in `scope` matching a query that is one `source:`/`context:` term (OwnTextUnion), as what follows
+ * FROM, named `u`, with the `order` columns and `translation_id`. The units holding their own matching text are
+ * read once, through the partial trigram index, into a MATERIALIZED CTE; the units taking their text from those
+ * are an index-only scan of IDX_units_linked_to_source for the CTE's ids (issue 13: `source:"word"` over
+ * 300,000 units finds 500 of the first and 2,500 of the second). This used to be two statements, a lookup of
+ * the ids and the page reading the own-text units again; one statement costs PostgreSQL about 0.6 ms less and
+ * Node a round trip (docs/performance.md "Indexed search, session 12"). When more than OWN_TEXT_IDS_CAP units
+ * hold the text, the CTE is incomplete: the first two branches are then skipped (a one-time filter on the
+ * CTE's count) and the third reads the term's semi-join instead. The scope is applied once to the union
+ * (OFFSET 0 keeps the planner from copying it into each branch, which planned an anonymous caller's visibility
+ * rules three times).
  */
-function matchingUnits(conditions: readonly string[] | null, scope: string, order: readonly string[]): string {
-  if (conditions === null) return `units u WHERE ${scope}`;
-  if (conditions.length === 1) return `units u WHERE (${conditions[0]}) AND ${scope}`;
+function ownTextUnionFrom(union: OwnTextUnion, scope: string, order: readonly string[]): string {
   const columns = `${columnsOf('u', order)}, u.translation_id`;
-  return `(${conditions.map((condition) => `SELECT ${columns} FROM units u WHERE ${condition}`).join(' UNION ALL ')} OFFSET 0) u WHERE ${scope}`;
+  const kept = [...new Set([...order, 'id', 'translation_id'])];
+  const complete = `(SELECT count(*) FROM own_text) <= ${OWN_TEXT_IDS_CAP}`;
+  return `(WITH own_text AS MATERIALIZED (
+             SELECT ${columnsOf('sx', kept)} FROM units sx WHERE ${union.own} LIMIT ${OWN_TEXT_IDS_CAP + 1}
+           )
+           SELECT ${columns} FROM own_text u WHERE ${complete}
+           UNION ALL SELECT ${columns} FROM units u WHERE ${complete} AND ${union.linked('ARRAY(SELECT own_text.id FROM own_text)')}
+           UNION ALL SELECT ${columns} FROM units u WHERE NOT ${complete} AND ${union.whole}
+           OFFSET 0) u WHERE ${scope}`;
 }
 
 /** Runs one statement of a unit list and answers its rows. */

@@ -103,10 +103,9 @@ describe('search compiler (checks-suggestions-search.md §7.2-§7.7)', () => {
     ]);
     // The bare regular expression is not a source/context term: it keeps its semi-join.
     const again: unknown[] = [7];
-    const { sql: compiledSql, branches } = compiled.withOwnTextIds(['1,101', null], again);
-    const sql = squash(compiledSql);
-    // Not a single term: no branches to read apart.
-    expect(branches).toBeNull();
+    const sql = squash(compiled.withOwnTextIds(['1,101', null], again));
+    // Not a single term: no statement of its own form.
+    expect(compiled.ownTextUnion([7])).toBeNull();
     expect(again).toEqual([7, '%lantern%', '1,101', '%a.b%', 'x']);
     expect(sql).toBe(
       `(((((u.source_unit_id IS NULL OR u.source_unit_id = u.id OR u.source_differs) AND u.source ILIKE $2) ` +
@@ -116,26 +115,32 @@ describe('search compiler (checks-suggestions-search.md §7.2-§7.7)', () => {
     expect(compiled.usesRegex).toBe(true);
   });
 
-  it('gives a query that is one source: term, with its ids, as two disjoint branches whose OR is its condition', () => {
+  it('gives a query that is one source: term in pieces for one statement, its text hidden from the plan', () => {
     const params: unknown[] = [];
     const compiled = compileSearch('source:lantern', params)!;
-    const again: unknown[] = [];
-    const { sql, branches } = compiled.withOwnTextIds(['1,101'], again);
-    expect(again).toEqual(['%lantern%', '1,101']);
-    // Read apart, the branches hide both values from the plan (an initplan's output each).
-    expect(branches).toEqual([
-      '(u.source_unit_id IS NULL OR u.source_unit_id = u.id OR u.source_differs) AND u.source ILIKE (SELECT $1::text)',
-      "u.source_unit_id IS NOT NULL AND u.source_unit_id = ANY(string_to_array((SELECT $2::text), ',')::bigint[]) AND u.id <> u.source_unit_id AND NOT u.source_differs",
-    ]);
-    expect(squash(sql)).toBe(
+    const again: unknown[] = [9];
+    const union = compiled.ownTextUnion(again)!;
+    expect(again).toEqual([9, '%lantern%']);
+    // The text is one parameter, hidden from every plan (an initplan's output), in every piece.
+    expect(union.own).toBe('(sx.source_unit_id IS NULL OR sx.source_unit_id = sx.id OR sx.source_differs) AND sx.source ILIKE (SELECT $2::text)');
+    expect(union.linked('ids')).toBe('u.source_unit_id IS NOT NULL AND u.source_unit_id = ANY(ids) AND u.id <> u.source_unit_id AND NOT u.source_differs');
+    expect(squash(union.whole)).toBe(squash(throughSource('sx.source ILIKE (SELECT $2::text)')));
+    // The same term with its ids read first (a query of several terms) keeps its values in sight.
+    expect(squash(compiled.withOwnTextIds(['1,101'], []))).toBe(
       `(((u.source_unit_id IS NULL OR u.source_unit_id = u.id OR u.source_differs) AND u.source ILIKE $1) ` +
         `OR (u.source_unit_id IS NOT NULL AND u.source_unit_id = ANY(string_to_array($2::text, ',')::bigint[]) AND u.id <> u.source_unit_id AND NOT u.source_differs))`,
     );
-    // A regular expression keeps its values in sight of the plan (it runs unnamed, under its time limit).
+    // context: and key: are such terms too; a regular expression keeps its value in sight of the plan (it runs
+    // unnamed, under its time limit).
+    expect(compileSearch('key:k1', [])!.ownTextUnion([])!.own).toContain('sx.context ILIKE (SELECT $1::text)');
     const regex = compileSearch('source:r"^lan"', [])!;
-    expect(regex.withOwnTextIds(['1'], []).branches![0]).toContain('u.source ~ $1::text');
-    // More than OWN_TEXT_IDS_CAP ids (null): the one-statement form, nothing to split.
-    expect(compiled.withOwnTextIds([null], []).branches).toBeNull();
+    const regexUnion = regex.ownTextUnion([])!;
+    expect(regexUnion.own).toContain('sx.source ~ $1::text');
+    expect(regexUnion.whole).toContain('sx.source ~ $1::text');
+    expect(regex.usesRegex).toBe(true);
+    // Other one-term queries have no such form.
+    expect(compileSearch('target:lantern', [])!.ownTextUnion([])).toBeNull();
+    expect(compileSearch('NOT source:lantern', [])!.ownTextUnion([])).toBeNull();
   });
 
   it('answers nothing for features without data, through a registry other modules can replace', () => {

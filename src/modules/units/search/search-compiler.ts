@@ -3,7 +3,7 @@
 // refer to the same change event, as in Weblate [latest] (checks-suggestions-search.md §7.4): they become one
 // EXISTS over `changes`. The tree's size is bounded by the parser, so no expansion cap is needed here.
 
-import { bareTerm, CHANGE_FIELDS, changeEvent, fieldCompiler, type OwnTextIds, type OwnTextLookup, type SearchContext } from './search-fields';
+import { bareTerm, CHANGE_FIELDS, changeEvent, fieldCompiler, type OwnTextIds, type OwnTextLookup, type OwnTextUnion, type SearchContext } from './search-fields';
 import { parseSearchQuery, type SearchNode, type SearchTerm } from './search-parser';
 
 export interface CompiledSearch {
@@ -18,11 +18,15 @@ export interface CompiledSearch {
   ownTextLookups: OwnTextLookup[];
   /**
    * The same condition with the lookups' answers (by index; null where one found more than OWN_TEXT_IDS_CAP),
-   * its parameters appended to `params` (which should hold what the caller's `params` held before compileSearch);
-   * and when the whole query is one `source:`/`context:` term compiled with its ids, that condition as its two
-   * disjoint branches (SearchContext.ownTextBranches) over the same parameters, else null.
+   * its parameters appended to `params` (which should hold what the caller's `params` held before compileSearch).
    */
-  withOwnTextIds(ids: ReadonlyArray<OwnTextIds | null>, params: unknown[]): { sql: string; branches: [string, string] | null };
+  withOwnTextIds(ids: ReadonlyArray<OwnTextIds | null>, params: unknown[]): string;
+  /**
+   * When the whole query is one `source:`/`context:` term: that term in pieces for a statement that finds its
+   * own-text units itself, without the lookup's statement (OwnTextUnion), its parameters appended to `params`
+   * as for withOwnTextIds; else null.
+   */
+  ownTextUnion(params: unknown[]): OwnTextUnion | null;
 }
 
 const isChangeTerm = (node: SearchNode): node is SearchTerm => node.type === 'term' && node.field !== null && node.field in CHANGE_FIELDS;
@@ -67,10 +71,12 @@ export function compileSearch(q: string, params: unknown[], now: Date = new Date
     sql,
     usesRegex: context.usesRegex,
     ownTextLookups: context.ownTextLookups,
-    withOwnTextIds: (ids, into) => {
-      const split = contextFor(into, ids);
-      const sql = compileNode(tree, split);
-      return { sql, branches: tree.type === 'term' ? (split.ownTextBranches ?? null) : null };
+    withOwnTextIds: (ids, into) => compileNode(tree, contextFor(into, ids)),
+    ownTextUnion: (into) => {
+      if (tree.type !== 'term' || context.ownTextLookups.length !== 1) return null;
+      const pieces = Object.assign(contextFor(into), { wantsOwnTextUnion: true });
+      compileNode(tree, pieces);
+      return pieces.ownTextUnion ?? null;
     },
   };
 }

@@ -33,11 +33,26 @@ export interface SearchContext {
    */
   ownTextIds?: ReadonlyArray<OwnTextIds | null>;
   /**
-   * Written by a `source:`/`context:` term compiled with its ids: the two disjoint conditions its condition is
-   * the OR of (the units holding their own matching text; the other units linked to those). A query that is
-   * this one term can read each through its own index (search-compiler.ts withOwnTextIds).
+   * Set by a caller whose query is one `source:`/`context:` term (search-compiler.ts ownTextUnion): the term
+   * then also writes its pieces to `ownTextUnion`, for one statement that finds the own-text units itself.
    */
-  ownTextBranches?: [string, string];
+  wantsOwnTextUnion?: boolean;
+  /** Written by that term (wantsOwnTextUnion). */
+  ownTextUnion?: OwnTextUnion;
+}
+
+/**
+ * A `source:`/`context:` term in pieces, for a statement that reads the units holding their own matching text
+ * once (a MATERIALIZED CTE, at most OWN_TEXT_IDS_CAP + 1 of them) and finds the other matching units through
+ * those ids (units-read.service.ts ownTextUnionFrom). Its text parameter is the same in every piece.
+ */
+export interface OwnTextUnion {
+  /** The units holding their own matching text, as a condition over the alias `sx`. */
+  own: string;
+  /** The other units whose source unit is one of `ids` (a bigint[] expression), as a condition over `u`. */
+  linked(ids: string): string;
+  /** The whole term as one condition over `u` (the semi-join), for when `own` finds more than the cap. */
+  whole: string;
 }
 
 /**
@@ -142,6 +157,7 @@ function throughSourceUnits(column: 'source' | 'context'): FieldCompiler {
               FROM (SELECT sx.id FROM units sx WHERE (${HOLDS_OWN_TEXT('sx')}) AND ${condition} LIMIT ${OWN_TEXT_IDS_CAP + 1}) own`,
       params: lookupParams,
     });
+    if (context.wantsOwnTextUnion) return ownTextUnion(term, context, ownText);
     const ids = context.ownTextIds?.[index];
     if (ids === undefined || ids === null) return unitsWithOwnOrSourceText(ownText(term, context));
     // The term's text and the ids as parameters, each once; `textAt` is where onUnit wrote the text's.
@@ -150,19 +166,32 @@ function throughSourceUnits(column: 'source' | 'context'): FieldCompiler {
     context.usesRegex ||= term.value.kind === 'regex';
     const idsParameter = context.param(ids);
     // The second branch is exactly "not holding its own text" (HOLDS_OWN_TEXT negated), so the two never overlap.
-    const own = (text: string): string => `(${HOLDS_OWN_TEXT('u')}) AND ${textAt.replace(TEXT_SLOT, text)}`;
-    const linked = (list: string): string =>
-      `u.source_unit_id IS NOT NULL AND u.source_unit_id = ANY(string_to_array(${list}, ',')::bigint[]) AND u.id <> u.source_unit_id AND NOT u.source_differs`;
-    // The branches, read apart when the query is this one term, hide both values from the plan (an initplan's
-    // output), unless the text is a regular expression: each branch has one index that answers it whatever
-    // the values (the partial trigram index; IDX_units_linked_to_source), and with the values hidden the page
-    // statement is planned once per connection instead of per request (units-read.service.ts page; about 1 ms
-    // of the 5 of a `source:"word"` search, docs/performance.md "Unit JSON from PostgreSQL").
-    const hidden = (parameter: string): string => (term.value.kind === 'regex' ? `${parameter}::text` : `(SELECT ${parameter}::text)`);
-    context.ownTextBranches = [own(hidden(textParameter)), linked(hidden(idsParameter))];
-    return `((${own(textParameter)})
-      OR (${linked(`${idsParameter}::text`)}))`;
+    return `(((${HOLDS_OWN_TEXT('u')}) AND ${textAt.replaceAll(TEXT_SLOT, textParameter)})
+      OR (${linkedToSourceUnits(`string_to_array(${idsParameter}::text, ',')::bigint[]`)}))`;
   };
+}
+
+/** The units other than `ids` (a bigint[] expression) that take their text from one of them. */
+const linkedToSourceUnits = (ids: string): string =>
+  `u.source_unit_id IS NOT NULL AND u.source_unit_id = ANY(${ids}) AND u.id <> u.source_unit_id AND NOT u.source_differs`;
+
+/**
+ * The term as OwnTextUnion (context.ownTextUnion); answers its whole condition. Its text hides from the plan (an
+ * initplan's output) unless it is a regular expression: each piece has an index that answers it whatever the
+ * text (the partial trigram index; IDX_units_linked_to_source for the ids), and with the text hidden the
+ * statement is planned once per connection instead of per request (units-read.service.ts page; about 1 ms of
+ * the 5 of a `source:"word"` search, docs/performance.md "Unit JSON from PostgreSQL"). A regular expression
+ * keeps its value in sight (its statement runs unnamed, under the regex time limit).
+ */
+function ownTextUnion(term: SearchTerm, context: SearchContext, ownText: FieldCompiler): string {
+  let textParameter = '';
+  const slotted = ownText(term, Object.assign(Object.create(context) as SearchContext, { param: (value: unknown) => ((textParameter = context.param(value)), TEXT_SLOT) }));
+  context.usesRegex ||= term.value.kind === 'regex';
+  const text = term.value.kind === 'regex' ? `${textParameter}::text` : `(SELECT ${textParameter}::text)`;
+  const condition = slotted.replaceAll(TEXT_SLOT, text);
+  const union: OwnTextUnion = { own: `(${HOLDS_OWN_TEXT('sx')}) AND ${condition}`, linked: linkedToSourceUnits, whole: unitsWithOwnOrSourceText(condition) };
+  context.ownTextUnion = union;
+  return union.whole;
 }
 
 

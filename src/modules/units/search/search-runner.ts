@@ -38,8 +38,6 @@ export function compileRequestSearch(q: unknown, params: unknown[]): CompiledSea
 export interface ResolvedSearch {
   sql: string;
   params: unknown[];
-  /** When the query is one `source:`/`context:` term with its ids: `sql` as two disjoint conditions (CompiledSearch.withOwnTextIds). */
-  branches?: [string, string];
 }
 
 export async function resolveSearch(db: DataSource | EntityManager, search: CompiledSearch, baseParams: readonly unknown[], searchParams: readonly unknown[]): Promise<ResolvedSearch> {
@@ -51,8 +49,7 @@ export async function resolveSearch(db: DataSource | EntityManager, search: Comp
   }
   if (ids.every((found) => found === null)) return { sql: search.sql, params: [...searchParams] };
   const params = [...baseParams];
-  const { sql, branches } = search.withOwnTextIds(ids, params);
-  return branches === null ? { sql, params } : { sql, params, branches };
+  return { sql: search.withOwnTextIds(ids, params), params };
 }
 
 function errorCode(error: unknown): unknown {
