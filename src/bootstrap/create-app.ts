@@ -14,7 +14,6 @@ import { httpContractMiddleware, installJsonWriter } from '../common/http/http-c
 import { middlewareChain } from '../common/http/middleware-chain';
 import { OpenStreams } from '../common/http/open-streams';
 import { discoverRoutes } from '../common/http/route-discovery';
-import { createValidationPipe } from '../common/http/validation';
 import type { AppConfig } from '../config/app-config';
 import { createHealthConnection } from '../database/health-connection';
 import { runAsBackgroundWork } from '../database/statement-timeout';
@@ -136,7 +135,6 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
       ]),
     );
     app.useGlobalFilters(new ApiExceptionFilter());
-    app.useGlobalPipes(createValidationPipe());
     // Multipart bodies are read on the routes that read a body, not app-wide: reads run no interceptor.
     bindToBodyRoutes(new MultipartBodyInterceptor(config), app.get(DiscoveryService), app.get(MetadataScanner));
     installOpenApi(app);

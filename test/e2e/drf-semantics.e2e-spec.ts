@@ -1,3 +1,7 @@
+import { ValidationPipe } from '@nestjs/common';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import type { Test } from 'supertest';
 import { DataSource } from 'typeorm';
 import { authHeader } from '../support/contract';
@@ -90,6 +94,28 @@ describe('DRF request semantics', () => {
 
   afterAll(async () => {
     await app?.close();
+  });
+
+  // The validation pipe is bound to bodies, not to the app (src/common/http/validation.ts ValidatedBody): every
+  // body parameter of every route must carry it, or that route would skip DTO validation and the NUL check.
+  it('every body parameter of every route goes through the validation pipe', () => {
+    const scanner = app.glossa.app.get(MetadataScanner);
+    const bodies: string[] = [];
+    const unvalidated: string[] = [];
+    for (const wrapper of app.glossa.app.get(DiscoveryService).getControllers()) {
+      const controller = wrapper.metatype as (new () => object) | null;
+      if (!controller) continue;
+      for (const method of scanner.getAllMethodNames(controller.prototype)) {
+        const params = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, method) ?? {}) as Record<string, { pipes?: unknown[] }>;
+        for (const [key, param] of Object.entries(params)) {
+          if (Number(key.split(':')[0]) !== RouteParamtypes.BODY) continue;
+          bodies.push(`${controller.name}.${method}`);
+          if (!(param.pipes ?? []).some((pipe) => pipe instanceof ValidationPipe)) unvalidated.push(`${controller.name}.${method}`);
+        }
+      }
+    }
+    expect(bodies.length).toBeGreaterThan(40);
+    expect(unvalidated).toEqual([]);
   });
 
   describe('every write endpoint answers the same to its body as JSON, urlencoded and multipart', () => {

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Ctx, RequestContext } from '../../common/http/request-context';
@@ -9,6 +9,7 @@ import { GroupResponse, toGroupResponse } from './access.response';
 import { AccessService } from './access.service';
 import { CreateGroupDto, GroupComponentDto, GroupLanguageDto, GroupProjectDto, GroupRoleDto, UpdateGroupDto } from './dto/access-write.dto';
 import { CheckOrder } from '../../common/auth/check-order';
+import { ValidatedBody } from '../../common/http/validation';
 
 /** `/api/groups/` (weblate-api.md §5.3). */
 @ApiTags('groups')
@@ -30,7 +31,7 @@ export class GroupsController {
   @CheckOrder({ global: 'group.edit', message: 'Can not manage groups' })
   @ApiOperation({ operationId: 'createGroup', summary: 'Create a team' })
   @ApiCreatedResponse({ type: GroupResponse })
-  async create(@Ctx() ctx: RequestContext, @Body() dto: CreateGroupDto, @Res({ passthrough: true }) res: Response): Promise<GroupResponse> {
+  async create(@Ctx() ctx: RequestContext, @ValidatedBody() dto: CreateGroupDto, @Res({ passthrough: true }) res: Response): Promise<GroupResponse> {
     const body = toGroupResponse(await this.access.createGroup(ctx, dto), ctx.links);
     res.setHeader('Location', body.url);
     return body;
@@ -48,7 +49,7 @@ export class GroupsController {
   @ApiOperation({ operationId: 'replaceGroup', summary: 'Replace a team' })
   @ApiOkResponse({ type: GroupResponse })
   @ApiBody({ type: CreateGroupDto })
-  async replace(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() body: unknown): Promise<GroupResponse> {
+  async replace(@Ctx() ctx: RequestContext, @Param('id') id: string, @ValidatedBody() body: unknown): Promise<GroupResponse> {
     return toGroupResponse(await this.access.updateGroup(ctx, id, body, CreateGroupDto), ctx.links);
   }
 
@@ -57,7 +58,7 @@ export class GroupsController {
   @ApiOperation({ operationId: 'updateGroup', summary: 'Update a team (partial)' })
   @ApiOkResponse({ type: GroupResponse })
   @ApiBody({ type: UpdateGroupDto })
-  async update(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() body: unknown): Promise<GroupResponse> {
+  async update(@Ctx() ctx: RequestContext, @Param('id') id: string, @ValidatedBody() body: unknown): Promise<GroupResponse> {
     return toGroupResponse(await this.access.updateGroup(ctx, id, body, UpdateGroupDto), ctx.links);
   }
 
@@ -75,7 +76,7 @@ export class GroupsController {
   @CheckOrder({ global: 'group.edit', object: 'group', message: 'Can not manage groups' })
   @ApiOperation({ operationId: 'addGroupRole', summary: 'Grant a role to a team' })
   @ApiOkResponse({ type: GroupResponse })
-  async addRole(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() dto: GroupRoleDto): Promise<GroupResponse> {
+  async addRole(@Ctx() ctx: RequestContext, @Param('id') id: string, @ValidatedBody() dto: GroupRoleDto): Promise<GroupResponse> {
     return toGroupResponse(await this.access.relate(ctx, id, 'roles', dto.role_id, true), ctx.links);
   }
 
@@ -93,7 +94,7 @@ export class GroupsController {
   @CheckOrder({ global: 'group.edit', object: 'group', message: 'Can not manage groups' })
   @ApiOperation({ operationId: 'addGroupProject', summary: 'Select a project for a team' })
   @ApiOkResponse({ type: GroupResponse })
-  async addProject(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() dto: GroupProjectDto): Promise<GroupResponse> {
+  async addProject(@Ctx() ctx: RequestContext, @Param('id') id: string, @ValidatedBody() dto: GroupProjectDto): Promise<GroupResponse> {
     return toGroupResponse(await this.access.relate(ctx, id, 'projects', dto.project_id, true), ctx.links);
   }
 
@@ -111,7 +112,7 @@ export class GroupsController {
   @CheckOrder({ global: 'group.edit', object: 'group', message: 'Can not manage groups' })
   @ApiOperation({ operationId: 'addGroupComponent', summary: 'Select a component for a team' })
   @ApiOkResponse({ type: GroupResponse })
-  async addComponent(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() dto: GroupComponentDto): Promise<GroupResponse> {
+  async addComponent(@Ctx() ctx: RequestContext, @Param('id') id: string, @ValidatedBody() dto: GroupComponentDto): Promise<GroupResponse> {
     return toGroupResponse(await this.access.relate(ctx, id, 'components', dto.component_id, true), ctx.links);
   }
 
@@ -129,7 +130,7 @@ export class GroupsController {
   @CheckOrder({ global: 'group.edit', object: 'group', message: 'Can not manage groups' })
   @ApiOperation({ operationId: 'addGroupLanguage', summary: 'Select a language for a team' })
   @ApiOkResponse({ type: GroupResponse })
-  async addLanguage(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() dto: GroupLanguageDto): Promise<GroupResponse> {
+  async addLanguage(@Ctx() ctx: RequestContext, @Param('id') id: string, @ValidatedBody() dto: GroupLanguageDto): Promise<GroupResponse> {
     return toGroupResponse(await this.access.relate(ctx, id, 'languages', dto.language_code, true), ctx.links);
   }
 

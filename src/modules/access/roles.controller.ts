@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Ctx, RequestContext } from '../../common/http/request-context';
@@ -9,6 +9,7 @@ import { RoleResponse, toRoleResponse } from './access.response';
 import { AccessService } from './access.service';
 import { CreateRoleDto, UpdateRoleDto } from './dto/access-write.dto';
 import { CheckOrder } from '../../common/auth/check-order';
+import { ValidatedBody } from '../../common/http/validation';
 
 /** `/api/roles/` (weblate-api.md §5.4). */
 @ApiTags('roles')
@@ -30,7 +31,7 @@ export class RolesController {
   @CheckOrder({ global: 'role.edit', message: 'Can not manage roles' })
   @ApiOperation({ operationId: 'createRole', summary: 'Create a role' })
   @ApiCreatedResponse({ type: RoleResponse })
-  async create(@Ctx() ctx: RequestContext, @Body() dto: CreateRoleDto, @Res({ passthrough: true }) res: Response): Promise<RoleResponse> {
+  async create(@Ctx() ctx: RequestContext, @ValidatedBody() dto: CreateRoleDto, @Res({ passthrough: true }) res: Response): Promise<RoleResponse> {
     const body = toRoleResponse(await this.access.createRole(ctx, dto), ctx.links);
     res.setHeader('Location', body.url);
     return body;
@@ -47,7 +48,7 @@ export class RolesController {
   @CheckOrder({ global: 'role.edit', object: 'role', message: 'Can not manage roles' })
   @ApiOperation({ operationId: 'replaceRole', summary: 'Replace a role (the permission set is replaced)' })
   @ApiOkResponse({ type: RoleResponse })
-  async replace(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() dto: CreateRoleDto): Promise<RoleResponse> {
+  async replace(@Ctx() ctx: RequestContext, @Param('id') id: string, @ValidatedBody() dto: CreateRoleDto): Promise<RoleResponse> {
     return toRoleResponse(await this.access.updateRole(ctx, id, dto, true), ctx.links);
   }
 
@@ -55,7 +56,7 @@ export class RolesController {
   @CheckOrder({ global: 'role.edit', object: 'role', message: 'Can not manage roles' })
   @ApiOperation({ operationId: 'updateRole', summary: 'Update a role (the given permissions are added)' })
   @ApiOkResponse({ type: RoleResponse })
-  async update(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() dto: UpdateRoleDto): Promise<RoleResponse> {
+  async update(@Ctx() ctx: RequestContext, @Param('id') id: string, @ValidatedBody() dto: UpdateRoleDto): Promise<RoleResponse> {
     return toRoleResponse(await this.access.updateRole(ctx, id, dto, false), ctx.links);
   }
 

@@ -1,10 +1,11 @@
-import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { toUserResponse, UserResponse } from '../users/user.response';
 import { UserGroupDto, UserTokenResponse } from './dto/access-write.dto';
 import { UserAccessService } from './user-access.service';
 import { CheckOrder } from '../../common/auth/check-order';
+import { ValidatedBody } from '../../common/http/validation';
 
 /** Team membership and API keys of a user (weblate-api.md §5.2; the token route is Glossa's own). */
 @ApiTags('users')
@@ -18,7 +19,7 @@ export class UserAccessController {
   @ApiOperation({ operationId: 'addUserGroup', summary: 'Add the user to a team (user.edit; non-superusers: teams within their reach, never a superuser)' })
   @ApiOkResponse({ type: UserResponse })
   @ApiBody({ type: UserGroupDto })
-  async addGroup(@Ctx() ctx: RequestContext, @Param('username') username: string, @Body() body: unknown): Promise<UserResponse> {
+  async addGroup(@Ctx() ctx: RequestContext, @Param('username') username: string, @ValidatedBody() body: unknown): Promise<UserResponse> {
     const { user, teamIds } = await this.access.setMembership(ctx, username, body, true);
     return toUserResponse(user, teamIds, ctx.links);
   }
@@ -29,7 +30,7 @@ export class UserAccessController {
   @ApiOperation({ operationId: 'removeUserGroup', summary: 'Remove the user from a team (user.edit; non-superusers: teams within their reach, never a superuser)' })
   @ApiOkResponse({ type: UserResponse })
   @ApiBody({ type: UserGroupDto })
-  async removeGroup(@Ctx() ctx: RequestContext, @Param('username') username: string, @Body() body: unknown): Promise<UserResponse> {
+  async removeGroup(@Ctx() ctx: RequestContext, @Param('username') username: string, @ValidatedBody() body: unknown): Promise<UserResponse> {
     const { user, teamIds } = await this.access.setMembership(ctx, username, body, false);
     return toUserResponse(user, teamIds, ctx.links);
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Patch, Put } from '@nestjs/common';
 import { ApiBody, ApiExtension, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiErrorResponses } from '../../common/openapi/api-error-responses';
@@ -9,6 +9,7 @@ import { AddonResponse, toAddonResponse } from './addon.response';
 import { AddonsService } from './addons.service';
 import { AddonUpdateDto } from './dto/addon-write.dto';
 import { toWebhookDeliveryResponse, WebhookDeliveryResponse } from './webhook-delivery.response';
+import { ValidatedBody } from '../../common/http/validation';
 
 /** `/api/addons/` and `/api/addons/<id>/` (weblate-api.md §5.12), and the delivery log of a webhook add-on. */
 @ApiTags('addons')
@@ -38,7 +39,7 @@ export class AddonsController {
   @ApiBody({ type: AddonUpdateDto })
   @ApiOkResponse({ type: AddonResponse })
   @ApiErrorResponses(400)
-  async replace(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() body: unknown): Promise<AddonResponse> {
+  async replace(@Ctx() ctx: RequestContext, @Param('id') id: string, @ValidatedBody() body: unknown): Promise<AddonResponse> {
     return toAddonResponse(await this.addons.update(ctx, id, body, 'replace'), ctx.links);
   }
 
@@ -47,7 +48,7 @@ export class AddonsController {
   @ApiBody({ type: AddonUpdateDto })
   @ApiOkResponse({ type: AddonResponse })
   @ApiErrorResponses(400)
-  async update(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() body: unknown): Promise<AddonResponse> {
+  async update(@Ctx() ctx: RequestContext, @Param('id') id: string, @ValidatedBody() body: unknown): Promise<AddonResponse> {
     return toAddonResponse(await this.addons.update(ctx, id, body, 'update'), ctx.links);
   }
 

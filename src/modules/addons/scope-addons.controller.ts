@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CheckOrder } from '../../common/auth/check-order';
 import { Ctx, RequestContext } from '../../common/http/request-context';
@@ -6,6 +6,7 @@ import { ApiErrorResponses } from '../../common/openapi/api-error-responses';
 import { AddonResponse, toAddonResponse } from './addon.response';
 import { AddonsService } from './addons.service';
 import { AddonCreateDto } from './dto/addon-write.dto';
+import { ValidatedBody } from '../../common/http/validation';
 
 /** Installing add-ons: `POST /api/components/<p>/<c>/addons/` (4.4.1+) and `POST /api/projects/<p>/addons/` (5.x). */
 @ApiTags('addons')
@@ -24,7 +25,7 @@ export class ScopeAddonsController {
     @Ctx() ctx: RequestContext,
     @Param('project') project: string,
     @Param('component') component: string,
-    @Body() body: unknown,
+    @ValidatedBody() body: unknown,
   ): Promise<AddonResponse> {
     return toAddonResponse(await this.addons.create(ctx, { project, component }, body), ctx.links);
   }
@@ -36,7 +37,7 @@ export class ScopeAddonsController {
   @ApiBody({ type: AddonCreateDto })
   @ApiCreatedResponse({ type: AddonResponse })
   @ApiErrorResponses(400)
-  async createOnProject(@Ctx() ctx: RequestContext, @Param('project') project: string, @Body() body: unknown): Promise<AddonResponse> {
+  async createOnProject(@Ctx() ctx: RequestContext, @Param('project') project: string, @ValidatedBody() body: unknown): Promise<AddonResponse> {
     return toAddonResponse(await this.addons.create(ctx, { project }, body), ctx.links);
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Patch } from '@nestjs/common';
+import { Controller, Get, Param, Patch } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiPaginatedResponse } from '../../common/openapi/api-paginated-response';
@@ -6,6 +6,7 @@ import { listEnvelope, ListEnvelope } from '../../common/pagination/list-envelop
 import { parsePageRequest, resolvePage } from '../../common/pagination/page-params';
 import { toUnitCheckResponse, UnitCheckResponse } from './check.response';
 import { UnitChecksService } from './unit-checks.service';
+import { ValidatedBody } from '../../common/http/validation';
 
 
 /** Glossa's extension: the quality checks of a unit (checks-suggestions-search.md §3.5 — Weblate has no such endpoint). */
@@ -28,7 +29,7 @@ export class UnitChecksController {
   @ApiOperation({ operationId: 'dismissUnitCheck', summary: 'Dismiss or restore a failing check (needs unit.check; enforced checks cannot be dismissed)' })
   @ApiBody({ schema: { type: 'object', required: ['dismissed'], properties: { dismissed: { type: 'boolean' } } } })
   @ApiOkResponse({ type: UnitCheckResponse })
-  async dismiss(@Ctx() ctx: RequestContext, @Param('id') id: string, @Param('name') name: string, @Body() body: unknown): Promise<UnitCheckResponse> {
+  async dismiss(@Ctx() ctx: RequestContext, @Param('id') id: string, @Param('name') name: string, @ValidatedBody() body: unknown): Promise<UnitCheckResponse> {
     return toUnitCheckResponse(await this.checks.setDismissed(ctx, id, name, body));
   }
 }

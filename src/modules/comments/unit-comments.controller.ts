@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiPaginatedResponse, ApiPagingQuery } from '../../common/openapi/api-paginated-response';
@@ -7,6 +7,7 @@ import { parsePageRequest } from '../../common/pagination/page-params';
 import { CommentResponse, toCommentResponse } from './comment.response';
 import { CommentsService } from './comments.service';
 import { NewCommentBody } from './dto/comment-bodies';
+import { ValidatedBody } from '../../common/http/validation';
 
 /**
  * `/api/units/{id}/comments/` (Weblate 5.12+/5.15+, checks-suggestions-search.md §6.5), and Glossa's own
@@ -31,7 +32,7 @@ export class UnitCommentsController {
   @ApiOperation({ operationId: 'createUnitComment', summary: 'Comment on a unit (translation, global or report scope)' })
   @ApiBody({ type: NewCommentBody })
   @ApiCreatedResponse({ type: CommentResponse })
-  async add(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() body: unknown): Promise<CommentResponse> {
+  async add(@Ctx() ctx: RequestContext, @Param('id') id: string, @ValidatedBody() body: unknown): Promise<CommentResponse> {
     return toCommentResponse(await this.comments.add(ctx, id, body), ctx.links);
   }
 

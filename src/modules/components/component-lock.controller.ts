@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiPaginatedResponse, ApiPagingQuery } from '../../common/openapi/api-paginated-response';
@@ -8,6 +8,7 @@ import { ProjectResponse } from '../projects/project.response';
 import { ComponentsService } from './components.service';
 import { ComponentLockRequestDto, ComponentLockResponse } from './dto/component-write.dto';
 import { CheckOrder } from '../../common/auth/check-order';
+import { ValidatedBody } from '../../common/http/validation';
 
 /** `…/lock/` (weblate-api.md §5.7, §6.11, §10.6) and `…/links/` (§5.7) of a component. */
 @ApiTags('components')
@@ -33,7 +34,7 @@ export class ComponentLockController {
     @Ctx() ctx: RequestContext,
     @Param('project') project: string,
     @Param('component') component: string,
-    @Body() body: unknown,
+    @ValidatedBody() body: unknown,
   ): Promise<ComponentLockResponse> {
     return this.components.setLock(ctx, project, component, body);
   }

@@ -1,6 +1,6 @@
 import { ReadWithAccess } from '../../common/auth/read-with-access';
 import { COMPONENT_DETAIL_READ } from './component-read.statement';
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Put } from '@nestjs/common';
+import { Controller, Delete, Get, Headers, HttpCode, Param, Patch, Put } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiPreconditionFailedResponse, ApiTags } from '@nestjs/swagger';
 import { conditionalWrite } from '../../common/http/preconditions';
 import { Ctx, RequestContext } from '../../common/http/request-context';
@@ -12,6 +12,7 @@ import { ComponentWriterService } from './component-writer.service';
 import { ComponentsService } from './components.service';
 import { ComponentUpdateDto, ComponentWriteDto } from './dto/component-write.dto';
 import { CheckOrder } from '../../common/auth/check-order';
+import { ValidatedBody } from '../../common/http/validation';
 
 const IF_MATCH_HEADER = { name: 'If-Match', required: false, description: 'ETag of an earlier GET; 412 when the component changed since' };
 
@@ -54,7 +55,7 @@ export class ComponentsController {
     @Ctx() ctx: RequestContext,
     @Param('project') project: string,
     @Param('component') component: string,
-    @Body() body: unknown,
+    @ValidatedBody() body: unknown,
     @Headers('if-match') ifMatch?: string,
   ): Promise<ComponentResponse> {
     return this.conditional(ctx, project, component, ifMatch, async () =>
@@ -73,7 +74,7 @@ export class ComponentsController {
     @Ctx() ctx: RequestContext,
     @Param('project') project: string,
     @Param('component') component: string,
-    @Body() body: unknown,
+    @ValidatedBody() body: unknown,
     @Headers('if-match') ifMatch?: string,
   ): Promise<ComponentResponse> {
     return this.conditional(ctx, project, component, ifMatch, async () =>

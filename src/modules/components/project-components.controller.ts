@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Post, Res } from '@nestjs/common';
+import { Controller, Get, Param, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Ctx, RequestContext } from '../../common/http/request-context';
@@ -10,6 +10,7 @@ import { ComponentWriterService } from './component-writer.service';
 import { ComponentsService } from './components.service';
 import { ComponentWriteDto } from './dto/component-write.dto';
 import { CheckOrder } from '../../common/auth/check-order';
+import { ValidatedBody } from '../../common/http/validation';
 
 /**
  * `/api/projects/<project>/components/` (weblate-api.md §5.6): the project's components without the nested
@@ -43,7 +44,7 @@ export class ProjectComponentsController {
   async create(
     @Ctx() ctx: RequestContext,
     @Param('project') project: string,
-    @Body() body: unknown,
+    @ValidatedBody() body: unknown,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ComponentResponse> {
     const response = toComponentResponse(await this.writer.create(ctx, project, body), ctx.links);

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CheckOrder } from '../../common/auth/check-order';
 import { Ctx, RequestContext } from '../../common/http/request-context';
@@ -9,6 +9,7 @@ import { parsePageRequest } from '../../common/pagination/page-params';
 import { LabelCreateBody } from './dto/label-bodies';
 import { LabelResponse, toLabelResponse } from './label.response';
 import { LabelsService } from './labels.service';
+import { ValidatedBody } from '../../common/http/validation';
 
 /**
  * A project's labels (weblate-api.md §5): `GET, POST /api/projects/{slug}/labels/` (5.3+) and
@@ -37,7 +38,7 @@ export class LabelsController {
   @ApiBody({ type: LabelCreateBody })
   @ApiCreatedResponse({ type: LabelResponse })
   @ApiErrorResponses(400)
-  async create(@Param('project') project: string, @Body() body: unknown): Promise<LabelResponse> {
+  async create(@Param('project') project: string, @ValidatedBody() body: unknown): Promise<LabelResponse> {
     return toLabelResponse(await this.labels.create(project, body));
   }
 

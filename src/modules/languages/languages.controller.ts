@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Ctx, RequestContext } from '../../common/http/request-context';
@@ -9,6 +9,7 @@ import { CreateLanguageDto, UpdateLanguageDto } from './dto/language-write.dto';
 import { LanguageResponse, toLanguageResponse } from './language.response';
 import { LanguagesService } from './languages.service';
 import { CheckOrder } from '../../common/auth/check-order';
+import { ValidatedBody } from '../../common/http/validation';
 
 /** `/api/languages/` (weblate-api.md §5.5). `/statistics/` lives with the other statistics routes. */
 @ApiTags('languages')
@@ -30,7 +31,7 @@ export class LanguagesController {
   @CheckOrder({ global: 'language.edit', message: 'Can not manage languages' })
   @ApiOperation({ operationId: 'createLanguage', summary: 'Create a language' })
   @ApiCreatedResponse({ type: LanguageResponse })
-  async create(@Ctx() ctx: RequestContext, @Body() dto: CreateLanguageDto, @Res({ passthrough: true }) res: Response): Promise<LanguageResponse> {
+  async create(@Ctx() ctx: RequestContext, @ValidatedBody() dto: CreateLanguageDto, @Res({ passthrough: true }) res: Response): Promise<LanguageResponse> {
     const body = toLanguageResponse(await this.languages.create(ctx, dto), ctx.links);
     res.setHeader('Location', body.url);
     return body;
@@ -47,7 +48,7 @@ export class LanguagesController {
   @CheckOrder({ global: 'language.edit', object: 'language', message: 'Can not manage languages' })
   @ApiOperation({ operationId: 'replaceLanguage', summary: 'Replace a language' })
   @ApiOkResponse({ type: LanguageResponse })
-  async replace(@Ctx() ctx: RequestContext, @Param('code') code: string, @Body() dto: CreateLanguageDto): Promise<LanguageResponse> {
+  async replace(@Ctx() ctx: RequestContext, @Param('code') code: string, @ValidatedBody() dto: CreateLanguageDto): Promise<LanguageResponse> {
     return toLanguageResponse(await this.languages.update(ctx, code, dto), ctx.links);
   }
 
@@ -55,7 +56,7 @@ export class LanguagesController {
   @CheckOrder({ global: 'language.edit', object: 'language', message: 'Can not manage languages' })
   @ApiOperation({ operationId: 'updateLanguage', summary: 'Update a language (partial)' })
   @ApiOkResponse({ type: LanguageResponse })
-  async update(@Ctx() ctx: RequestContext, @Param('code') code: string, @Body() dto: UpdateLanguageDto): Promise<LanguageResponse> {
+  async update(@Ctx() ctx: RequestContext, @Param('code') code: string, @ValidatedBody() dto: UpdateLanguageDto): Promise<LanguageResponse> {
     return toLanguageResponse(await this.languages.update(ctx, code, dto), ctx.links);
   }
 

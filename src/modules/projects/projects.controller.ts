@@ -1,6 +1,6 @@
 import { ReadWithAccess } from '../../common/auth/read-with-access';
 import { PROJECT_DETAIL_READ } from './project-read.statement';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Ctx, RequestContext } from '../../common/http/request-context';
@@ -11,6 +11,7 @@ import { CreateProjectDto, UpdateProjectDto } from './dto/project-write.dto';
 import { ProjectResponse, toProjectResponse } from './project.response';
 import { ProjectsService } from './projects.service';
 import { CheckOrder } from '../../common/auth/check-order';
+import { ValidatedBody } from '../../common/http/validation';
 
 @ApiTags('projects')
 @ApiExtraModels(ProjectResponse)
@@ -32,7 +33,7 @@ export class ProjectsController {
   @ApiOperation({ operationId: 'createProject', summary: 'Create a project' })
   @ApiCreatedResponse({ type: ProjectResponse })
   @ApiBody({ type: CreateProjectDto })
-  async create(@Ctx() ctx: RequestContext, @Body() payload: unknown, @Res({ passthrough: true }) res: Response): Promise<ProjectResponse> {
+  async create(@Ctx() ctx: RequestContext, @ValidatedBody() payload: unknown, @Res({ passthrough: true }) res: Response): Promise<ProjectResponse> {
     const body = toProjectResponse(await this.projects.create(ctx, payload), ctx.links);
     res.setHeader('Location', body.url);
     return body;
@@ -51,7 +52,7 @@ export class ProjectsController {
   @ApiOperation({ operationId: 'replaceProject', summary: 'Replace a project' })
   @ApiOkResponse({ type: ProjectResponse })
   @ApiBody({ type: CreateProjectDto })
-  async replace(@Ctx() ctx: RequestContext, @Param('project') slug: string, @Body() body: unknown): Promise<ProjectResponse> {
+  async replace(@Ctx() ctx: RequestContext, @Param('project') slug: string, @ValidatedBody() body: unknown): Promise<ProjectResponse> {
     return toProjectResponse(await this.projects.update(ctx, slug, body, CreateProjectDto), ctx.links);
   }
 
@@ -60,7 +61,7 @@ export class ProjectsController {
   @ApiOperation({ operationId: 'updateProject', summary: 'Update a project (partial)' })
   @ApiOkResponse({ type: ProjectResponse })
   @ApiBody({ type: UpdateProjectDto })
-  async update(@Ctx() ctx: RequestContext, @Param('project') slug: string, @Body() body: unknown): Promise<ProjectResponse> {
+  async update(@Ctx() ctx: RequestContext, @Param('project') slug: string, @ValidatedBody() body: unknown): Promise<ProjectResponse> {
     return toProjectResponse(await this.projects.update(ctx, slug, body, UpdateProjectDto), ctx.links);
   }
 

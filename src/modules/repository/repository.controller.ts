@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { anyOf, CheckOrder } from '../../common/auth/check-order';
 import { Ctx, RequestContext } from '../../common/http/request-context';
@@ -11,6 +11,7 @@ import {
   RepositoryResponse,
 } from './repository.response';
 import { REPOSITORY_WRITE_PERMISSIONS, RepositoryService } from './repository.service';
+import { ValidatedBody } from '../../common/http/validation';
 
 /**
  * Which vcs.* right an operation needs depends on the `operation` in the body, so Weblate validates the body
@@ -43,7 +44,7 @@ export class RepositoryController {
   @HttpCode(200)
   @ApiBody({ type: RepositoryOperationRequestDto })
   @ApiOkResponse({ type: RepositoryOperationResponse })
-  projectOperation(@Ctx() ctx: RequestContext, @Param('project') project: string, @Body() body: unknown): Promise<RepositoryOperationResponse> {
+  projectOperation(@Ctx() ctx: RequestContext, @Param('project') project: string, @ValidatedBody() body: unknown): Promise<RepositoryOperationResponse> {
     return this.repository.operateOnProject(ctx, project, body);
   }
 
@@ -69,7 +70,7 @@ export class RepositoryController {
     @Ctx() ctx: RequestContext,
     @Param('project') project: string,
     @Param('component') component: string,
-    @Body() body: unknown,
+    @ValidatedBody() body: unknown,
   ): Promise<RepositoryOperationResponse> {
     return this.repository.operateOnComponent(ctx, project, component, body);
   }
@@ -98,7 +99,7 @@ export class RepositoryController {
     @Param('project') project: string,
     @Param('component') component: string,
     @Param('language') language: string,
-    @Body() body: unknown,
+    @ValidatedBody() body: unknown,
   ): Promise<RepositoryOperationResponse> {
     return this.repository.operateOnTranslation(ctx, project, component, language, body);
   }

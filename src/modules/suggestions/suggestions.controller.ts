@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiPaginatedResponse } from '../../common/openapi/api-paginated-response';
@@ -8,6 +8,7 @@ import { AcceptSuggestionBody, DeleteSuggestionBody, VoteSuggestionBody } from '
 import { SuggestionsService } from './suggestions.service';
 import { SuggestionAcceptResponse, SuggestionResponse, SuggestionVoteResponse, toSuggestionResponse } from './suggestion.response';
 import { toVoteResponse } from './suggestion-outcome';
+import { ValidatedBody } from '../../common/http/validation';
 
 /** `/api/suggestions/` (Weblate 2026.8; checks-suggestions-search.md §5.9). */
 @ApiTags('suggestions')
@@ -39,7 +40,7 @@ export class SuggestionsController {
   @ApiOperation({ operationId: 'deleteSuggestion', summary: 'Reject (delete) a suggestion; authors may delete their own' })
   @ApiBody({ type: DeleteSuggestionBody, required: false })
   @ApiNoContentResponse()
-  async remove(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() body: unknown): Promise<void> {
+  async remove(@Ctx() ctx: RequestContext, @Param('id') id: string, @ValidatedBody() body: unknown): Promise<void> {
     await this.suggestions.remove(ctx, id, body);
   }
 
@@ -48,7 +49,7 @@ export class SuggestionsController {
   @ApiOperation({ operationId: 'acceptSuggestion', summary: 'Accept a suggestion: translate its unit with it' })
   @ApiBody({ type: AcceptSuggestionBody, required: false })
   @ApiOkResponse({ type: SuggestionAcceptResponse })
-  async accept(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() body: unknown): Promise<SuggestionAcceptResponse> {
+  async accept(@Ctx() ctx: RequestContext, @Param('id') id: string, @ValidatedBody() body: unknown): Promise<SuggestionAcceptResponse> {
     await this.suggestions.accept(ctx, id, body);
     return { result: 'accepted' };
   }
@@ -58,7 +59,7 @@ export class SuggestionsController {
   @ApiOperation({ operationId: 'voteSuggestion', summary: 'Vote for (+1) or against (−1) a suggestion' })
   @ApiBody({ type: VoteSuggestionBody })
   @ApiOkResponse({ type: SuggestionVoteResponse })
-  async vote(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() body: unknown): Promise<SuggestionVoteResponse> {
+  async vote(@Ctx() ctx: RequestContext, @Param('id') id: string, @ValidatedBody() body: unknown): Promise<SuggestionVoteResponse> {
     return toVoteResponse(await this.suggestions.vote(ctx, id, body), ctx.links);
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Post, Res } from '@nestjs/common';
+import { Controller, Get, Param, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Ctx, RequestContext } from '../../common/http/request-context';
@@ -9,6 +9,7 @@ import { NewSuggestionBody } from './dto/suggestion-bodies';
 import { toVoteResponse } from './suggestion-outcome';
 import { SuggestionResponse, SuggestionVoteResponse, toSuggestionResponse } from './suggestion.response';
 import { SuggestionsService } from './suggestions.service';
+import { ValidatedBody } from '../../common/http/validation';
 
 /** `/api/units/{id}/suggestions/` (Weblate 2026.8; checks-suggestions-search.md §5.9): a unit's suggestions. */
 @ApiTags('suggestions')
@@ -32,7 +33,7 @@ export class UnitSuggestionsController {
   @ApiBody({ type: NewSuggestionBody })
   @ApiCreatedResponse({ type: SuggestionResponse })
   @ApiOkResponse({ type: SuggestionVoteResponse, description: 'An identical suggestion was upvoted, or the suggestion was accepted by votes' })
-  async add(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) res: Response): Promise<SuggestionResponse | SuggestionVoteResponse> {
+  async add(@Ctx() ctx: RequestContext, @Param('id') id: string, @ValidatedBody() body: unknown, @Res({ passthrough: true }) res: Response): Promise<SuggestionResponse | SuggestionVoteResponse> {
     const outcome = await this.suggestions.add(ctx, id, body);
     if (outcome.result === 'created') return toSuggestionResponse(outcome.row, ctx.links);
     res.status(200);

@@ -1,10 +1,11 @@
-import { Body, Controller, HttpCode, Param, Post, Put, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post, Put, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CheckOrder } from '../../common/auth/check-order';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { TranslationUploadService, type UploadedFile as UploadedFileData, type UploadResult } from './translation-upload.service';
 import { UploadLimitsInterceptor } from './upload-limits';
+import { ValidatedBody } from '../../common/http/validation';
 
 /** Multipart body of an upload (weblate-api.md §10.8; wlc-client.md §6.4). */
 export class TranslationUploadRequest {
@@ -62,7 +63,7 @@ export class TranslationUploadController {
     @Param('component') component: string,
     @Param('language') language: string,
     @UploadedFile() file: UploadedFileData | undefined,
-    @Body() body: Record<string, unknown> | undefined,
+    @ValidatedBody() body: Record<string, unknown> | undefined,
   ): Promise<UploadResult> {
     return this.uploads.upload(ctx, project, component, language, file, body ?? {});
   }
@@ -83,7 +84,7 @@ export class TranslationUploadController {
     @Param('component') component: string,
     @Param('language') language: string,
     @UploadedFile() file: UploadedFileData | undefined,
-    @Body() body: Record<string, unknown> | undefined,
+    @ValidatedBody() body: Record<string, unknown> | undefined,
   ): Promise<UploadResult> {
     return this.uploads.upload(ctx, project, component, language, file, body ?? {});
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ReadWithAccess } from '../../common/auth/read-with-access';
 import { Ctx, RequestContext } from '../../common/http/request-context';
@@ -8,6 +8,7 @@ import { parsePageRequest } from '../../common/pagination/page-params';
 import { TranslationResponse, toTranslationResponse } from './translation.response';
 import { COMPONENT_TRANSLATIONS_READ, TRANSLATION_DETAIL_READ } from './translation-read.statements';
 import { LoadedTranslation, TranslationsService } from './translations.service';
+import { ValidatedBody } from '../../common/http/validation';
 
 const toResponse = (ctx: RequestContext, item: LoadedTranslation, withComponent = true): TranslationResponse =>
   toTranslationResponse(item.translation, ctx.links, { lastChange: item.lastChange, withComponent });
@@ -82,7 +83,7 @@ export class TranslationsController {
     @Ctx() ctx: RequestContext,
     @Param('project') project: string,
     @Param('component') component: string,
-    @Body() body: unknown,
+    @ValidatedBody() body: unknown,
   ): Promise<AddedTranslationResponse> {
     const added = await this.translations.addLanguage(ctx, project, component, body);
     return { data: toResponse(ctx, added, false) };

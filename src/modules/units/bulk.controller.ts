@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiBadRequestResponse, ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProperty, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { CheckOrder } from '../../common/auth/check-order';
@@ -6,6 +6,7 @@ import { Ctx, RequestContext } from '../../common/http/request-context';
 import { BulkEditBody, BulkEditResponse, BulkTranslateBody } from './dto/bulk-bodies';
 import { BulkEditService } from './bulk-edit.service';
 import { BulkTranslateService, type BulkItemResult, type BulkTranslateResult } from './bulk-translate.service';
+import { ValidatedBody } from '../../common/http/validation';
 
 /** One item's result in a bulk translate answer (OpenAPI shape). */
 class BulkItemResultSchema {
@@ -46,7 +47,7 @@ export class BulkController {
   @ApiOperation({ operationId: 'bulkEditProject', summary: 'Bulk edit the strings of a project', description: BULK_EDIT_DESCRIPTION })
   @ApiBody({ type: BulkEditBody })
   @ApiOkResponse({ type: BulkEditResponse })
-  editProject(@Ctx() ctx: RequestContext, @Param('project') project: string, @Body() body: unknown): Promise<BulkEditResponse> {
+  editProject(@Ctx() ctx: RequestContext, @Param('project') project: string, @ValidatedBody() body: unknown): Promise<BulkEditResponse> {
     return this.bulkEdit.edit(ctx, { project }, body);
   }
 
@@ -56,7 +57,7 @@ export class BulkController {
   @ApiOperation({ operationId: 'bulkEditComponent', summary: 'Bulk edit the strings of a component', description: BULK_EDIT_DESCRIPTION })
   @ApiBody({ type: BulkEditBody })
   @ApiOkResponse({ type: BulkEditResponse })
-  editComponent(@Ctx() ctx: RequestContext, @Param('project') project: string, @Param('component') component: string, @Body() body: unknown): Promise<BulkEditResponse> {
+  editComponent(@Ctx() ctx: RequestContext, @Param('project') project: string, @Param('component') component: string, @ValidatedBody() body: unknown): Promise<BulkEditResponse> {
     return this.bulkEdit.edit(ctx, { project, component }, body);
   }
 
@@ -71,7 +72,7 @@ export class BulkController {
     @Param('project') project: string,
     @Param('component') component: string,
     @Param('language') language: string,
-    @Body() body: unknown,
+    @ValidatedBody() body: unknown,
   ): Promise<BulkEditResponse> {
     return this.bulkEdit.edit(ctx, { project, component, language }, body);
   }
@@ -105,7 +106,7 @@ export class BulkController {
     @Param('project') project: string,
     @Param('component') component: string,
     @Param('language') language: string,
-    @Body() body: unknown,
+    @ValidatedBody() body: unknown,
     @Res({ passthrough: true }) res: Response,
   ): Promise<BulkTranslateResult> {
     const outcome = await this.bulkTranslate.translate(ctx, project, component, language, body);

@@ -1,5 +1,5 @@
 import { UNIT_SEARCH_DESCRIPTION } from './search/search-description';
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ReadWithAccess } from '../../common/auth/read-with-access';
 import { Ctx, RequestContext } from '../../common/http/request-context';
@@ -11,6 +11,7 @@ import { UnitAddService } from './unit-add.service';
 import type { RawJson } from '../../common/serialization/json-writer';
 import { UnitResponse } from './unit.response';
 import { UNITS_PAGE_READ, UnitsReadService } from './units-read.service';
+import { ValidatedBody } from '../../common/http/validation';
 
 /** The units of one translation (weblate-api.md §5.8): list and add a string. */
 @ApiTags('units')
@@ -51,7 +52,7 @@ export class TranslationUnitsController {
     @Param('project') project: string,
     @Param('component') component: string,
     @Param('language') language: string,
-    @Body() body: unknown,
+    @ValidatedBody() body: unknown,
   ): Promise<RawJson> {
     const id = await this.adder.add(ctx, project, component, language, body);
     return this.units.get(id, ctx.links);

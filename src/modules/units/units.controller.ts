@@ -1,6 +1,6 @@
 import { ReadWithAccess } from '../../common/auth/read-with-access';
 import { UNIT_SEARCH_DESCRIPTION } from './search/search-description';
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Put, Res } from '@nestjs/common';
+import { Controller, Delete, Get, Headers, HttpCode, Param, Patch, Put, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiBody, ApiExtraModels, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiPreconditionFailedResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { anyOf, CheckOrder } from '../../common/auth/check-order';
@@ -14,6 +14,7 @@ import { UnitEditService, type UnitWriteOutcome } from './unit-edit.service';
 import type { RawJson } from '../../common/serialization/json-writer';
 import { UnitResponse, UnitWriteResponse } from './unit.response';
 import { UNIT_DETAIL_READ, UnitsReadService } from './units-read.service';
+import { ValidatedBody } from '../../common/http/validation';
 
 /**
  * A unit write translates (unit.edit) or edits the source string's properties (source.edit): without either
@@ -71,7 +72,7 @@ export class UnitsController {
   @ApiOkResponse({ type: UnitWriteResponse, headers: FIXUPS_RESPONSE_HEADER })
   @ApiHeader(IF_MATCH_HEADER)
   @ApiPreconditionFailedResponse({ description: 'If-Match does not match the current ETag' })
-  async replace(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) res: Response, @Headers('if-match') ifMatch?: string): Promise<UnitWriteResponse> {
+  async replace(@Ctx() ctx: RequestContext, @Param('id') id: string, @ValidatedBody() body: unknown, @Res({ passthrough: true }) res: Response, @Headers('if-match') ifMatch?: string): Promise<UnitWriteResponse> {
     return reportFixups(res, await this.conditional(ctx, id, ifMatch, () => this.editor.update(ctx, id, body)));
   }
 
@@ -82,7 +83,7 @@ export class UnitsController {
   @ApiOkResponse({ type: UnitWriteResponse, headers: FIXUPS_RESPONSE_HEADER })
   @ApiHeader(IF_MATCH_HEADER)
   @ApiPreconditionFailedResponse({ description: 'If-Match does not match the current ETag' })
-  async update(@Ctx() ctx: RequestContext, @Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) res: Response, @Headers('if-match') ifMatch?: string): Promise<UnitWriteResponse> {
+  async update(@Ctx() ctx: RequestContext, @Param('id') id: string, @ValidatedBody() body: unknown, @Res({ passthrough: true }) res: Response, @Headers('if-match') ifMatch?: string): Promise<UnitWriteResponse> {
     return reportFixups(res, await this.conditional(ctx, id, ifMatch, () => this.editor.update(ctx, id, body)));
   }
 

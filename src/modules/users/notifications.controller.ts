@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Put } from '@nestjs/common';
 import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Ctx, RequestContext } from '../../common/http/request-context';
 import { ApiPaginatedResponse, ApiPagingQuery } from '../../common/openapi/api-paginated-response';
@@ -8,6 +8,7 @@ import { CreateSubscriptionDto, UpdateSubscriptionDto } from './dto/subscription
 import { NotificationsService } from './notifications.service';
 import { SubscriptionResponse, toSubscriptionResponse } from './subscription.response';
 import { CheckOrder, isUserOrSuperuser } from '../../common/auth/check-order';
+import { ValidatedBody } from '../../common/http/validation';
 
 /** `/api/users/<username>/notifications/` (api-spec.md Endpoints, weblate-api.md §5.2, §10.12). */
 @ApiTags('users')
@@ -30,7 +31,7 @@ export class NotificationsController {
   @CheckOrder({ object: 'user', permission: isUserOrSuperuser, message: 'Can not manage Users' })
   @ApiOperation({ operationId: 'createUserNotification', summary: 'Create a notification subscription' })
   @ApiCreatedResponse({ type: SubscriptionResponse })
-  async create(@Ctx() ctx: RequestContext, @Param('username') username: string, @Body() dto: CreateSubscriptionDto): Promise<SubscriptionResponse> {
+  async create(@Ctx() ctx: RequestContext, @Param('username') username: string, @ValidatedBody() dto: CreateSubscriptionDto): Promise<SubscriptionResponse> {
     return toSubscriptionResponse(await this.notifications.create(ctx, username, dto), ctx.links);
   }
 
@@ -49,7 +50,7 @@ export class NotificationsController {
     @Ctx() ctx: RequestContext,
     @Param('username') username: string,
     @Param('id') id: string,
-    @Body() dto: CreateSubscriptionDto,
+    @ValidatedBody() dto: CreateSubscriptionDto,
   ): Promise<SubscriptionResponse> {
     return toSubscriptionResponse(await this.notifications.update(ctx, username, id, dto), ctx.links);
   }
@@ -62,7 +63,7 @@ export class NotificationsController {
     @Ctx() ctx: RequestContext,
     @Param('username') username: string,
     @Param('id') id: string,
-    @Body() dto: UpdateSubscriptionDto,
+    @ValidatedBody() dto: UpdateSubscriptionDto,
   ): Promise<SubscriptionResponse> {
     return toSubscriptionResponse(await this.notifications.update(ctx, username, id, dto), ctx.links);
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Ctx, RequestContext } from '../../common/http/request-context';
@@ -10,6 +10,7 @@ import { BasicUserResponse, toBasicUserResponse, toUserResponse, UserResponse, U
 import type { User } from './user.entity';
 import { UsersService } from './users.service';
 import { CheckOrder } from '../../common/auth/check-order';
+import { ValidatedBody } from '../../common/http/validation';
 
 /** Full object for user administrators, basic one for everybody else ([4.x] weblate-api.md §5.2, §6.7). */
 const EITHER_USER_SCHEMA = { oneOf: [{ $ref: getSchemaPath(UserResponse) }, { $ref: getSchemaPath(BasicUserResponse) }] };
@@ -50,7 +51,7 @@ export class UsersController {
   @CheckOrder({ global: 'user.edit', message: 'Can not manage Users' })
   @ApiOperation({ operationId: 'createUser', summary: 'Create a user' })
   @ApiCreatedResponse({ type: UserResponse })
-  async create(@Ctx() ctx: RequestContext, @Body() dto: CreateUserDto, @Res({ passthrough: true }) res: Response): Promise<UserResponse> {
+  async create(@Ctx() ctx: RequestContext, @ValidatedBody() dto: CreateUserDto, @Res({ passthrough: true }) res: Response): Promise<UserResponse> {
     const body = await this.full(ctx, await this.users.create(ctx, dto));
     res.setHeader('Location', body.url);
     return body;
@@ -68,7 +69,7 @@ export class UsersController {
   @CheckOrder({ global: 'user.edit', object: 'user', message: 'Can not manage Users' })
   @ApiOperation({ operationId: 'replaceUser', summary: 'Replace a user' })
   @ApiOkResponse({ type: UserResponse })
-  async replace(@Ctx() ctx: RequestContext, @Param('username') username: string, @Body() dto: CreateUserDto): Promise<UserResponse> {
+  async replace(@Ctx() ctx: RequestContext, @Param('username') username: string, @ValidatedBody() dto: CreateUserDto): Promise<UserResponse> {
     return this.full(ctx, await this.users.update(ctx, username, dto));
   }
 
@@ -76,7 +77,7 @@ export class UsersController {
   @CheckOrder({ global: 'user.edit', object: 'user', message: 'Can not manage Users' })
   @ApiOperation({ operationId: 'updateUser', summary: 'Update a user (partial)' })
   @ApiOkResponse({ type: UserResponse })
-  async update(@Ctx() ctx: RequestContext, @Param('username') username: string, @Body() dto: UpdateUserDto): Promise<UserResponse> {
+  async update(@Ctx() ctx: RequestContext, @Param('username') username: string, @ValidatedBody() dto: UpdateUserDto): Promise<UserResponse> {
     return this.full(ctx, await this.users.update(ctx, username, dto));
   }
 
