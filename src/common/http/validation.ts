@@ -21,7 +21,7 @@ export function nulFieldErrors(value: unknown): FieldErrors | null {
 }
 
 /**
- * The global pipe: DTO validation, and for every body (typed or not) DRF's refusal of NUL characters, which
+ * The pipe of every request body (ValidatedBody): DTO validation, and for every body (typed or not) DRF's refusal of NUL characters, which
  * PostgreSQL cannot store in text (a 500 before, issue 10 item 10). Pipes run after the guards, so an
  * anonymous write still answers 401 first.
  */
