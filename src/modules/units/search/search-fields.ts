@@ -131,7 +131,7 @@ function unitsWithOwnOrSourceText(condition: string, extra?: string): string {
      UNION ALL ${extra}` : ''})`;
 }
 
-/** Where throughSourceUnits has onUnit write its text's parameter, replaced afterwards (a NUL never reaches SQL). */
+/** Where ownTextUnion has the term write its text's parameter, replaced afterwards (a NUL never reaches SQL). */
 const TEXT_SLOT = '\u0000text\u0000';
 
 /**
@@ -160,14 +160,10 @@ function throughSourceUnits(column: 'source' | 'context'): FieldCompiler {
     if (context.wantsOwnTextUnion) return ownTextUnion(term, context, ownText);
     const ids = context.ownTextIds?.[index];
     if (ids === undefined || ids === null) return unitsWithOwnOrSourceText(ownText(term, context));
-    // The term's text and the ids as parameters, each once; `textAt` is where onUnit wrote the text's.
-    let textParameter = '';
-    const textAt = onUnit(term, Object.assign(Object.create(context) as SearchContext, { param: (value: unknown) => ((textParameter = context.param(value)), TEXT_SLOT) }));
-    context.usesRegex ||= term.value.kind === 'regex';
-    const idsParameter = context.param(ids);
+    const own = onUnit(term, context);
     // The second branch is exactly "not holding its own text" (HOLDS_OWN_TEXT negated), so the two never overlap.
-    return `(((${HOLDS_OWN_TEXT('u')}) AND ${textAt.replaceAll(TEXT_SLOT, textParameter)})
-      OR (${linkedToSourceUnits(`string_to_array(${idsParameter}::text, ',')::bigint[]`)}))`;
+    return `(((${HOLDS_OWN_TEXT('u')}) AND ${own})
+      OR (${linkedToSourceUnits(`string_to_array(${context.param(ids)}::text, ',')::bigint[]`)}))`;
   };
 }
 
@@ -193,7 +189,6 @@ function ownTextUnion(term: SearchTerm, context: SearchContext, ownText: FieldCo
   context.ownTextUnion = union;
   return union.whole;
 }
-
 
 /** "Exact-type" fields (§7.2): `:` case-insensitive exact, `:=` case-sensitive exact. */
 function exactLookup(expression: string): FieldCompiler {
