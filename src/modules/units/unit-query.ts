@@ -5,7 +5,6 @@
 export { compileSearch, type CompiledSearch } from './search/search-compiler';
 export { SearchQueryError as UnitQueryError } from './search/search-parser';
 export { compileRequestSearch, resolveSearch, runSearch } from './search/search-runner';
-export { OWN_TEXT_IDS_CAP, type OwnTextUnion } from './search/search-fields';
 
 import { compileSearch } from './search/search-compiler';
 

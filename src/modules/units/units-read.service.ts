@@ -11,7 +11,8 @@ import { PreparedStatement, runNamed } from '../../database/prepared-statement';
 import { PageRequest, parsePageRequest, resolvePage, ResolvedPage } from '../../common/pagination/page-params';
 import { storedUnitCount } from '../../sync/translation-statistics';
 import { TranslationLookup } from '../translations/translation-lookup.service';
-import { compileRequestSearch, OWN_TEXT_IDS_CAP, resolveSearch, runSearch, type CompiledSearch, type OwnTextUnion } from './unit-query';
+import { columnsOf, matchingUnits, ownTextUnionFrom } from './search/matching-units';
+import { compileRequestSearch, resolveSearch, runSearch, type CompiledSearch } from './unit-query';
 import { translationPathSql, unitJsonSql, unitLinkParams, unitLinkSql, unitPageJsonSql, unitsByIdSql, type UnitLinkSql } from './unit.response';
 
 export interface UnitPage {
@@ -243,9 +244,9 @@ export class UnitsReadService {
       // codes) is a handful of statement texts per caller kind, run as named statements: parsed once per
       // connection and, with PostgreSQL's generic plan, no longer planned per request (the anonymous
       // caller's team rules made planning about 1.5 ms of a request). User text (a pattern, a word, the
-      // own-text ids of `source:`) stays in unnamed statements, whose plans see its values, except in the two
-      // branches of a one-term `source:`/`context:` search, which hide their values from every plan
-      // (search-fields.ts throughSourceUnits). Only first pages: their LIMIT and OFFSET are written as literals
+      // own-text ids of `source:`) stays in unnamed statements, whose plans see its values, except in a one-term
+      // `source:`/`context:` search, which hides its text from every plan (search-fields.ts ownTextUnion). Only
+      // first pages: their LIMIT and OFFSET are written as literals
       // (with them as parameters PostgreSQL kept planning the page statement, its generic plan being costed for
       // an unknown LIMIT), and deeper pages are rarer.
       const firstPage = pageRequest.page === 1 && !search.usesRegex;
@@ -261,14 +262,16 @@ export class UnitsReadService {
       const unionParams = [...baseParams];
       const union = search.ownTextUnion(unionParams);
       if (union !== null) {
-        const from = ownTextUnionFrom(union, scope, order);
-        const unionQuery = firstPage ? namedQuery(db) : query;
-        return (await this.readSmallSearch(unionQuery, from, unionParams, linkValues, order, pageRequest)) ?? this.readPage(unionQuery, from, unionParams, linkValues, order, pageRequest);
+        return this.readSearch(firstPage ? namedQuery(db) : query, ownTextUnionFrom(union, scope, order), unionParams, linkValues, order, pageRequest);
       }
       const resolved = await resolveSearch(db, search, baseParams, params);
-      const from = matchingUnits(resolved.sql, scope);
-      return (await this.readSmallSearch(query, from, resolved.params, linkValues, order, pageRequest)) ?? this.readPage(query, from, resolved.params, linkValues, order, pageRequest);
+      return this.readSearch(query, matchingUnits(resolved.sql, scope), resolved.params, linkValues, order, pageRequest);
     });
+  }
+
+  /** A search's page: count and page in one statement where readSmallSearch can, else readPage. */
+  private async readSearch(query: Query, from: string, params: unknown[], linkValues: readonly string[], order: readonly string[], pageRequest: PageRequest): Promise<UnitPage> {
+    return (await this.readSmallSearch(query, from, params, linkValues, order, pageRequest)) ?? this.readPage(query, from, params, linkValues, order, pageRequest);
   }
 
   /** `from`: the matching units (matchingUnits). */
@@ -359,37 +362,6 @@ async function countMatches(query: Query, from: string, params: unknown[]): Prom
   return count;
 }
 
-/** The units in `scope` matching `condition` (over `u`; null: every unit of the scope), as what follows FROM, named `u`. */
-function matchingUnits(condition: string | null, scope: string): string {
-  return condition === null ? `units u WHERE ${scope}` : `units u WHERE (${condition}) AND ${scope}`;
-}
-
-/**
- * The units in `scope` matching a query that is one `source:`/`context:` term (OwnTextUnion), as what follows
- * FROM, named `u`, with the `order` columns and `translation_id`. The units holding their own matching text are
- * read once, through the partial trigram index, into a MATERIALIZED CTE; the units taking their text from those
- * are an index-only scan of IDX_units_linked_to_source for the CTE's ids (issue 13: `source:"word"` over
- * 300,000 units finds 500 of the first and 2,500 of the second). This used to be two statements, a lookup of
- * the ids and the page reading the own-text units again; one statement costs PostgreSQL about 0.6 ms less and
- * Node a round trip (docs/performance.md "Indexed search, session 12"). When more than OWN_TEXT_IDS_CAP units
- * hold the text, the CTE is incomplete: the first two branches are then skipped (a one-time filter on the
- * CTE's count) and the third reads the term's semi-join instead. The scope is applied once to the union
- * (OFFSET 0 keeps the planner from copying it into each branch, which planned an anonymous caller's visibility
- * rules three times).
- */
-function ownTextUnionFrom(union: OwnTextUnion, scope: string, order: readonly string[]): string {
-  const columns = `${columnsOf('u', order)}, u.translation_id`;
-  const kept = [...new Set([...order, 'id', 'translation_id'])];
-  const complete = `(SELECT count(*) FROM own_text) <= ${OWN_TEXT_IDS_CAP}`;
-  return `(WITH own_text AS MATERIALIZED (
-             SELECT ${columnsOf('sx', kept)} FROM units sx WHERE ${union.own} LIMIT ${OWN_TEXT_IDS_CAP + 1}
-           )
-           SELECT ${columns} FROM own_text u WHERE ${complete}
-           UNION ALL SELECT ${columns} FROM units u WHERE ${complete} AND ${union.linked('ARRAY(SELECT own_text.id FROM own_text)')}
-           UNION ALL SELECT ${columns} FROM units u WHERE NOT ${complete} AND ${union.whole}
-           OFFSET 0) u WHERE ${scope}`;
-}
-
 /** Runs one statement of a unit list and answers its rows. */
 interface Query {
   (sql: string, params: unknown[]): Promise<unknown[]>;
@@ -416,5 +388,3 @@ function pageParams(query: Query, params: readonly unknown[], size: number, offs
 
 /** How many matching units readSmallSearch collects to count a search and take its page in one statement. */
 const SEARCH_SET_CAP = 5000;
-
-const columnsOf = (alias: string, columns: readonly string[]): string => columns.map((column) => `${alias}.${column}`).join(', ');
