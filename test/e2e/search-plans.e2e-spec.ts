@@ -127,7 +127,7 @@ describe('query plans of the indexed searches of /api/units/', () => {
     { q: 'has:check', condition: 'has_failing_check', pages: [1, 2, 15] },
     { q: 'state:<translated', condition: 'state < 20', pages: [1, 25, 26, 31] },
     // A one-term source: search finds the units holding the text and those linked to them in one statement
-    // (units-read.service.ts ownTextUnionFrom): 111 source units of 10,000 here (g = 12, 120–129, 1200–1299)…
+    // (search/matching-units.ts ownTextUnionFrom): 111 source units of 10,000 here (g = 12, 120–129, 1200–1299)…
     { q: 'source:"string 12"', condition: "source ILIKE '%string 12%'", pages: [1, 2] },
     // …or, when more than OWN_TEXT_IDS_CAP (2,000) source units hold it, through its semi-join instead.
     { q: 'source:Generated', condition: "source ILIKE '%Generated%'", pages: [1, 2, 150] },

@@ -44,7 +44,7 @@ export interface SearchContext {
 /**
  * A `source:`/`context:` term in pieces, for a statement that reads the units holding their own matching text
  * once (a MATERIALIZED CTE, at most OWN_TEXT_IDS_CAP + 1 of them) and finds the other matching units through
- * those ids (units-read.service.ts ownTextUnionFrom). Its text parameter is the same in every piece.
+ * those ids (matching-units.ts ownTextUnionFrom). Its text parameter is the same in every piece.
  */
 export interface OwnTextUnion {
   /** The units holding their own matching text, as a condition over the alias `sx`. */
