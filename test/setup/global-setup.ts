@@ -2,10 +2,12 @@ import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { quoteIdent, serverUrlFromEnv, withClient, withDatabase } from '../support/database-server';
 import { startEmbeddedTestDatabases } from '../support/embedded-test-database';
+import { startServiceOnce } from '../support/template-start';
 import { globalState } from './global-state';
 
 /**
- * Prepares one migrated template database per test run. On PostgreSQL every test file then gets a fresh
+ * Prepares one migrated template database per test run, on which the service has started once
+ * (test/support/template-start.ts). On PostgreSQL every test file then gets a fresh
  * database cloned from it (architecture.md "Tests"); on the embedded database (no DATABASE_URL) every test
  * file gets a fresh PGlite opened on a copy of a migrated template directory, in its worker's own database
  * process (test/support/embedded-test-database.ts).
@@ -32,6 +34,7 @@ export default async function globalSetup(globalConfig: { maxWorkers: number }):
   } finally {
     await dataSource.destroy();
   }
+  await startServiceOnce(withDatabase(serverUrl, template));
   process.env.GLOSSA_TEST_SERVER_URL = serverUrl;
   process.env.GLOSSA_TEST_TEMPLATE_DB = template;
 }

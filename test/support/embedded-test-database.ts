@@ -8,6 +8,7 @@ import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { EMBEDDED_START_PARAMS } from '../../src/database/embedded-database';
 import { packageRoot } from '../../src/formats/parse-worker/worker-script';
+import { startServiceOnce } from './template-start';
 
 /**
  * The embedded database of `npm test` without DATABASE_URL (docs/performance.md "npm test on the embedded
@@ -89,7 +90,10 @@ function post<T>(controlUrl: string, route: string): Promise<T> {
   });
 }
 
-/** Creates and migrates the template, then starts `workers` database processes. Run by the global setup. */
+/**
+ * Creates and migrates the template and starts the service on it once (template-start.ts), then starts `workers`
+ * database processes. Run by the global setup.
+ */
 export async function startEmbeddedTestDatabases(workers: number): Promise<EmbeddedTestDatabases> {
   const root = fs.mkdtempSync(path.join(scratchRoot(), 'glossa-test-db-'));
   const processes: DatabaseProcess[] = [];
@@ -110,6 +114,7 @@ export async function startEmbeddedTestDatabases(workers: number): Promise<Embed
     } finally {
       await dataSource.destroy();
     }
+    await startServiceOnce(url);
     // A clean shutdown checkpoints, so each copy opens without recovery.
     await post(builder.control, `/close?id=${id}`);
     await builder.stop();

@@ -3,7 +3,10 @@ import { quoteIdent, withClient, withDatabase } from './database-server';
 import { openEmbeddedTestDatabase } from './embedded-test-database';
 
 export interface TestDatabase {
-  /** Connection URL of a database that holds the migrated schema and nothing else. */
+  /**
+   * Connection URL of a database that holds the migrated schema and what the service's start-up writes
+   * (test/support/template-start.ts): no project, no administrator.
+   */
   url: string;
   drop(): Promise<void>;
 }
