@@ -1,8 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import * as os from 'node:os';
+import { execFile } from 'node:child_process';
 import * as path from 'node:path';
-import { createGlossaApp } from '../../src/bootstrap/create-app';
-import { loadConfig } from '../../src/config/app-config';
+import { promisify } from 'node:util';
+
+/** The file the child Jest runs; its name matches no test pattern of jest.config.cjs, so no other run picks it up. */
+const JOB_FILE = 'test/setup/template-start.job.ts';
 
 /**
  * Starts the service once on the run's template database and stops it again, so that every test file's
@@ -13,15 +14,30 @@ import { loadConfig } from '../../src/config/app-config';
  * database it finds everything in place, as a restarted server does. No administrator (ADMIN_TOKEN) and no
  * demo: those stay each file's own choice.
  *
- * Run by the global setup, in Jest's parent process.
+ * The service runs in a child Jest (one file, in band) rather than in the global setup's own process, Jest's
+ * parent: loaded there, the application's modules stayed resident for the whole run (the parent grew from
+ * about 120 to 320 MB, against the 2 GB budget of `npm test` on the embedded database).
  */
 export async function startServiceOnce(databaseUrl: string): Promise<void> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'glossa-template-start-'));
+  const root = process.cwd();
   try {
-    const config = loadConfig({ DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '1', DATA_DIR: dataDir, DEMO: 'false', LOG_LEVEL: 'error' });
-    const glossa = await createGlossaApp(config, { logger: false });
-    await glossa.close();
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
+    await promisify(execFile)(
+      process.execPath,
+      [
+        '--no-concurrent-recompilation',
+        '--experimental-vm-modules',
+        path.join(root, 'node_modules/jest/bin/jest.js'),
+        '--runInBand',
+        '--ci',
+        `--testRegex=${JOB_FILE.replace(/\./g, '\\.')}$`,
+        JOB_FILE,
+      ],
+      // The child's own global setup prepares no database (GLOSSA_TEST_DATABASE=none, as in the second run of
+      // scripts/test.mjs).
+      { cwd: root, env: { ...process.env, GLOSSA_TEST_DATABASE: 'none', GLOSSA_TEMPLATE_START_URL: databaseUrl }, maxBuffer: 16 * 1024 * 1024 },
+    );
+  } catch (error) {
+    const { stdout, stderr, message } = error as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`Starting the service on the test template failed (${JOB_FILE}): ${message}\n${stdout ?? ''}${stderr ?? ''}`, { cause: error });
   }
 }
