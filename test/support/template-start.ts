@@ -6,6 +6,17 @@ import { promisify } from 'node:util';
 const JOB_FILE = 'test/setup/template-start.job.ts';
 
 /**
+ * The child's environment: its own global setup prepares no database (GLOSSA_TEST_DATABASE=none, as in the second
+ * run of scripts/test.mjs), and it knows none of the run's databases, so its global teardown can never drop the
+ * template it is preparing (test/setup/global-teardown.ts drops what GLOSSA_TEST_TEMPLATE_DB names).
+ */
+function childEnvironment(databaseUrl: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, GLOSSA_TEST_DATABASE: 'none', GLOSSA_TEMPLATE_START_URL: databaseUrl };
+  for (const name of ['GLOSSA_TEST_SERVER_URL', 'GLOSSA_TEST_TEMPLATE_DB', 'GLOSSA_TEST_EMBEDDED_URL']) delete env[name];
+  return env;
+}
+
+/**
  * Starts the service once on the run's template database and stops it again, so that every test file's
  * database is one the service has already started on: its start-up writes (the language table's 710 rows,
  * the built-in roles and groups, pg-boss's schema and its queues with a partition table and eight indexes
@@ -32,9 +43,7 @@ export async function startServiceOnce(databaseUrl: string): Promise<void> {
         `--testRegex=${JOB_FILE.replace(/\./g, '\\.')}$`,
         JOB_FILE,
       ],
-      // The child's own global setup prepares no database (GLOSSA_TEST_DATABASE=none, as in the second run of
-      // scripts/test.mjs).
-      { cwd: root, env: { ...process.env, GLOSSA_TEST_DATABASE: 'none', GLOSSA_TEMPLATE_START_URL: databaseUrl }, maxBuffer: 16 * 1024 * 1024 },
+      { cwd: root, env: childEnvironment(databaseUrl), maxBuffer: 16 * 1024 * 1024 },
     );
   } catch (error) {
     const { stdout, stderr, message } = error as { stdout?: string; stderr?: string; message: string };
