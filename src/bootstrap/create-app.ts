@@ -14,6 +14,7 @@ import { httpContractMiddleware, installJsonWriter } from '../common/http/http-c
 import { middlewareChain } from '../common/http/middleware-chain';
 import { OpenStreams } from '../common/http/open-streams';
 import { discoverRoutes } from '../common/http/route-discovery';
+import { ServerDispatch } from '../common/http/server-dispatch';
 import type { AppConfig } from '../config/app-config';
 import { createHealthConnection } from '../database/health-connection';
 import { runAsBackgroundWork } from '../database/statement-timeout';
@@ -113,12 +114,13 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
     jobQueue.onJobRun((name, seconds, failed) => metrics.observeJob(name, seconds, failed));
     // Order matters: the request id and timing wrap everything; the operator endpoints sit outside /api/;
     // rate limiting runs before the contract so its headers are on 404/405/OPTIONS answers too (§2.4); the
-    // contract middleware lets only exact routes through, and bodies are parsed only for those. One Express
-    // layer runs them all (middleware-chain.ts). Its last step hands GET/HEAD reads to their Nest handler
-    // without Express's route walk (direct-reads.ts); it knows the routes once app.init() registered them.
+    // contract middleware lets only exact routes through, and bodies are parsed only for those. One pipeline
+    // runs them all (middleware-chain.ts), from the HTTP server's listener ahead of Express's router
+    // (server-dispatch.ts). Its last step hands GET/HEAD reads to their Nest handler without Express's route
+    // walk (direct-reads.ts); it knows the routes once app.init() registered them.
     const directReads = new DirectReads(routes);
     installJsonWriter(server);
-    app.use(
+    const dispatch = new ServerDispatch(
       middlewareChain([
         requestObserver(logger, metrics, routes),
         healthEndpoints({
@@ -134,6 +136,7 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
         directReads.middleware(),
       ]),
     );
+    app.use(dispatch.routerStep);
     app.useGlobalFilters(new ApiExceptionFilter());
     // Multipart bodies are read on the routes that read a body, not app-wide: reads run no interceptor.
     bindToBodyRoutes(new MultipartBodyInterceptor(config), app.get(DiscoveryService), app.get(MetadataScanner));
@@ -141,6 +144,7 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
     await app.init();
     if (adapter.getRouteMatchingOptions().caseSensitive !== true) throw new Error('The Express router was created before case-sensitive routing was set.');
     directReads.install((server as unknown as { router: { stack: Parameters<DirectReads['install']>[0] } }).router.stack);
+    if (!dispatch.install(app.getHttpServer() as Server, server)) throw new Error('The Express app is not the HTTP server\'s only request listener.');
     await runAsBackgroundWork(() => runStartupTasks(created, config));
   } catch (error) {
     await app?.close().catch(() => undefined);

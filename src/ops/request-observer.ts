@@ -48,7 +48,8 @@ export function requestObserver(logger: Logger, metrics: OpsMetrics, routes: Rou
       {
         requestId: request.glossaRequestId,
         method: request.method,
-        url: request.originalUrl,
+        // A read answered in the pipeline never entered Express's router, which sets originalUrl (server-dispatch.ts).
+        url: request.originalUrl ?? request.url,
         statusCode: this.statusCode,
         responseTimeMs: Math.round(seconds * 1e6) / 1e3,
         remoteAddress: request.ip,
