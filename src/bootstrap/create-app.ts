@@ -11,7 +11,6 @@ import { bodyParsers } from '../common/http/body-parsing';
 import { bindToBodyRoutes, MultipartBodyInterceptor } from '../common/http/multipart-body.interceptor';
 import { DirectReads } from '../common/http/direct-reads';
 import { httpContractMiddleware, installJsonWriter } from '../common/http/http-contract.middleware';
-import { middlewareChain } from '../common/http/middleware-chain';
 import { OpenStreams } from '../common/http/open-streams';
 import { discoverRoutes } from '../common/http/route-discovery';
 import { ServerDispatch } from '../common/http/server-dispatch';
@@ -115,27 +114,25 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
     // Order matters: the request id and timing wrap everything; the operator endpoints sit outside /api/;
     // rate limiting runs before the contract so its headers are on 404/405/OPTIONS answers too (§2.4); the
     // contract middleware lets only exact routes through, and bodies are parsed only for those. One pipeline
-    // runs them all (middleware-chain.ts), from the HTTP server's listener ahead of Express's router
+    // runs them all (a middleware-chain.ts chain), from the HTTP server's listener ahead of Express's router
     // (server-dispatch.ts). Its last step hands GET/HEAD reads to their Nest handler without Express's route
     // walk (direct-reads.ts); it knows the routes once app.init() registered them.
     const directReads = new DirectReads(routes);
     installJsonWriter(server);
-    const dispatch = new ServerDispatch(
-      middlewareChain([
-        requestObserver(logger, metrics, routes),
-        healthEndpoints({
-          pingDatabase: () => health.query('SELECT 1'),
-          pingJobQueue: () => jobQueue.ping((sql) => health.query(sql)),
-          metrics,
-          draining: () => draining,
-          metricsAccess: metricsAccessPolicy(config),
-        }),
-        rateLimitMiddleware(dataSource, config),
-        httpContractMiddleware(routes, config),
-        bodyParsers(config),
-        directReads.middleware(),
-      ]),
-    );
+    const dispatch = new ServerDispatch([
+      requestObserver(logger, metrics, routes),
+      healthEndpoints({
+        pingDatabase: () => health.query('SELECT 1'),
+        pingJobQueue: () => jobQueue.ping((sql) => health.query(sql)),
+        metrics,
+        draining: () => draining,
+        metricsAccess: metricsAccessPolicy(config),
+      }),
+      rateLimitMiddleware(dataSource, config),
+      httpContractMiddleware(routes, config),
+      bodyParsers(config),
+      directReads.middleware(),
+    ]);
     app.use(dispatch.routerStep);
     app.useGlobalFilters(new ApiExceptionFilter());
     // Multipart bodies are read on the routes that read a body, not app-wide: reads run no interceptor.

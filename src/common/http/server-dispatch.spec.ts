@@ -9,10 +9,13 @@ import { ServerDispatch } from './server-dispatch';
  */
 function appWith(pipeline: RequestHandler): { app: Express; dispatch: ServerDispatch; seen: string[] } {
   const seen: string[] = [];
-  const dispatch = new ServerDispatch((req, res, next) => {
-    seen.push(`pipeline ${req.url} express=${typeof res.status === 'function' && typeof req.get === 'function'}`);
-    return pipeline(req, res, next) as unknown;
-  });
+  const dispatch = new ServerDispatch([
+    (req, res, next) => {
+      seen.push(`pipeline ${req.url} express=${typeof res.status === 'function' && typeof req.get === 'function'}`);
+      next();
+    },
+    pipeline,
+  ]);
   const app = express();
   app.use(dispatch.routerStep);
   app.get('/routed', (_req, res) => {

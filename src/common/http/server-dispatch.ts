@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import { middlewareChain } from './middleware-chain';
 
 /** What the pipeline left for Express's router when a request went on to it from the server's listener. */
 interface PipelineOutcome {
@@ -14,7 +15,7 @@ type DispatchedRequest = Request & { [PIPELINE_RAN]?: PipelineOutcome };
 type HandlingApp = Express & { handle(request: Request, response: Response): void };
 
 /**
- * Runs the request pipeline (middleware-chain.ts) from the HTTP server's `request` event, ahead of Express's router
+ * Runs the request pipeline (its steps as one middlewareChain) from the HTTP server's `request` event, ahead of Express's router
  * (docs/performance.md, "Server dispatch, session 14").
  *
  * Express's `app.handle` hands every request to its router, whose walk (closures and property restores per request,
@@ -35,14 +36,18 @@ type HandlingApp = Express & { handle(request: Request, response: Response): voi
  * in `routerStep`, as before.
  */
 export class ServerDispatch {
-  constructor(private readonly pipeline: RequestHandler) {}
+  /** The steps as one handler: a step's error, throw or rejection reaches the handler's `next` (middleware-chain.ts). */
+  private readonly pipeline: RequestHandler;
+
+  constructor(steps: readonly RequestHandler[]) {
+    this.pipeline = middlewareChain(steps);
+  }
 
   /** The router's first layer (`app.use`, before any route is registered). */
   readonly routerStep: RequestHandler = (request: Request, response: Response, next: NextFunction) => {
     const outcome = (request as DispatchedRequest)[PIPELINE_RAN];
-    if (outcome === undefined) return this.pipeline(request, response, next) as unknown;
-    next(outcome.error);
-    return undefined;
+    if (outcome === undefined) this.pipeline(request, response, next);
+    else next(outcome.error);
   };
 
   /**
@@ -68,15 +73,9 @@ export class ServerDispatch {
   }
 
   private runPipeline(request: DispatchedRequest, response: Response, app: Express): void {
-    const passOn = (error?: unknown): void => {
+    this.pipeline(request, response, (error?: unknown) => {
       request[PIPELINE_RAN] = { error };
       (app as HandlingApp).handle(request, response);
-    };
-    try {
-      const returned = this.pipeline(request, response, passOn) as unknown;
-      if (returned instanceof Promise) returned.catch((rejection: unknown) => passOn(rejection ?? new Error('Rejected promise')));
-    } catch (thrown) {
-      passOn(thrown);
-    }
+    });
   }
 }
