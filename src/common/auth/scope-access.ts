@@ -145,7 +145,12 @@ function requestAccessSql(kind: ScopeKind | null, authenticated: boolean, detail
     if (detail !== null && detail.rawColumn === undefined) columns.push(`(SELECT to_json(detail) FROM (${detail.sql(first)}) detail) AS detail`);
     else if (detail !== null) {
       // jsonb, whose `-` leaves the raw column out of the row's JSON: only the small rest is written as JSON.
-      joins.push(`LEFT JOIN LATERAL (SELECT to_jsonb(d) - '${detail.rawColumn}' AS detail, d.${detail.rawColumn} AS detail_raw FROM (${detail.sql(first)}) d) detail_read ON TRUE`);
+      // OFFSET 0 keeps PostgreSQL from pulling the SELECT up into this one: pulled up, each of the two
+      // references to the raw column is its own copy of the column's expression, and a unit's JSON was built
+      // twice per request (docs/performance.md, "Detail reads, session 15").
+      joins.push(
+        `LEFT JOIN LATERAL (SELECT to_jsonb(d) - '${detail.rawColumn}' AS detail, d.${detail.rawColumn} AS detail_raw FROM ((${detail.sql(first)}) OFFSET 0) d) detail_read ON TRUE`,
+      );
       columns.push('detail_read.detail', 'detail_read.detail_raw');
     }
   }
