@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { BenchApi } from './bench-api';
 import { BenchConfig, LANGUAGES, loadBenchConfig } from './bench-config';
 import { GlossaProcess, startGlossa } from './glossa-process';
+import { alternatingRuns } from './alternating-runs';
 import { LoadResult, recordHeaders, RequestSpec, runLoad, startBaseline } from './load';
 import { FloorReport, formatScenarioTable, formatTargets, ImportReport, mb, median, ScenarioReport, TargetCheck } from './report';
 import { shapeDifference, startFloor } from './floor-process';
@@ -65,25 +66,45 @@ async function loadRuns(config: BenchConfig, url: string, spec: RequestSpec): Pr
   return runs;
 }
 
-/** The same GET against the floor: its body's size and key set beside Glossa's, then the load runs. */
-async function measureFloor(config: BenchConfig, floor: Floor, spec: RequestSpec, glossaBody: Buffer, name: string): Promise<FloorReport> {
+/** The floor's answer to the scenario's GET, beside Glossa's: its size and key set. */
+async function checkFloorSample(floor: Floor, spec: RequestSpec, glossaBody: Buffer, name: string): Promise<Pick<FloorReport, 'responseBytes' | 'shapeDifference'>> {
   const sample = await fetchSample(floor.url, spec, spec.headers ?? {});
   if (sample.status !== 200) throw new Error(`${name}: the floor answered ${sample.status}: ${sample.bytes.toString().slice(0, 300)}`);
   const difference = shapeDifference(glossaBody, sample.bytes);
   console.log(`    floor body ${sample.bytes.length} bytes vs Glossa ${glossaBody.length}${difference.length ? `; key sets differ: ${difference.join(', ')}` : ', same keys'}`);
-  const runs = await loadRuns(config, floor.url, spec);
-  return { ...summarize(runs), failed: runs.reduce((sum, r) => sum + r.failed, 0), responseBytes: sample.bytes.length, shapeDifference: difference };
+  return { responseBytes: sample.bytes.length, shapeDifference: difference };
 }
 
-/** One scenario against Glossa, then the bare node:http replay of its bytes, then (GET, PostgreSQL) the floor. */
+/**
+ * Glossa's runs and, when given, the floor's: each warmed up, then `config.runs` rounds that alternate which of the
+ * two goes first (load.ts alternatingRuns). Measured one after the other, with the bare replay between them, the
+ * two met a different machine: on a shared 2-core machine the speed drifts by a fifth within a minute, and the ratio
+ * of `/api/` with a token, whose code did not change, read 0.97, 0.68, 0.55 and 0.41 in four runs of one session
+ * (docs/performance.md, "Load, session 15").
+ */
+async function glossaAndFloorRuns(config: BenchConfig, glossaUrl: string, floorUrl: string | null, spec: RequestSpec): Promise<{ glossa: LoadResult[]; floor: LoadResult[] | null }> {
+  if (floorUrl === null) return { glossa: await loadRuns(config, glossaUrl, spec), floor: null };
+  await runLoad(glossaUrl, spec, config.connections, config.warmup);
+  await runLoad(floorUrl, spec, config.connections, config.warmup);
+  const [glossa, floor] = await alternatingRuns(
+    config.runs,
+    () => runLoad(glossaUrl, spec, config.connections, config.duration),
+    () => runLoad(floorUrl, spec, config.connections, config.duration),
+  );
+  return { glossa, floor };
+}
+
+/** One scenario against Glossa and (GET, PostgreSQL) the floor in alternating rounds, then the bare node:http replay of Glossa's bytes. */
 async function measure(config: BenchConfig, glossa: GlossaProcess, api: BenchApi, scenario: Scenario, floor: Floor | null): Promise<ScenarioReport> {
   const spec: RequestSpec = { ...scenario.spec, headers: { ...(scenario.anonymous ? {} : { Authorization: api.authorization }), ...scenario.spec.headers } };
   const sample = await fetchSample(glossa.url, spec, spec.headers!);
   if (sample.status !== 200) throw new Error(`${scenario.name}: ${spec.method} ${spec.path} answered ${sample.status}: ${sample.bytes.toString().slice(0, 300)}`);
+  const floorSample = floor && spec.method === 'GET' ? await checkFloorSample(floor, spec, sample.bytes, scenario.name) : null;
 
   const loadAverage = os.loadavg()[0];
   glossa.rss.reset();
-  const glossaRuns = await loadRuns(config, glossa.url, spec);
+  const runs = await glossaAndFloorRuns(config, glossa.url, floorSample ? floor!.url : null, spec);
+  const glossaRuns = runs.glossa;
   const peakRssBytes = glossa.rss.peak();
 
   const baseline = await startBaseline({ status: sample.status, headers: recordHeaders(sample.headers), body: sample.bytes });
@@ -93,7 +114,8 @@ async function measure(config: BenchConfig, glossa: GlossaProcess, api: BenchApi
   } finally {
     await baseline.stop();
   }
-  const floorReport = floor && spec.method === 'GET' ? await measureFloor(config, floor, spec, sample.bytes, scenario.name) : null;
+  const floorReport: FloorReport | null =
+    floorSample && runs.floor ? { ...summarize(runs.floor), failed: runs.floor.reduce((sum, r) => sum + r.failed, 0), ...floorSample } : null;
   const glossaSummary = { ...summarize(glossaRuns), failed: glossaRuns.reduce((sum, r) => sum + r.failed, 0) };
   const baselineSummary = summarize(baselineRuns);
   const report: ScenarioReport = {
@@ -290,7 +312,7 @@ async function runLoadScenarios(
   ];
   const floor = scratch ? (await startFloor(scratch.url, Number(process.env.DATABASE_POOL_SIZE ?? 10))) : null;
   console.log(
-    `Load runs (Glossa, then the bare node:http replay of the same bytes${floor ? ', then the floor: NestJS/Express + pg, one prepared statement' : ''})…`,
+    `Load runs (Glossa${floor ? ' and the floor (NestJS/Express + pg, one prepared statement) in alternating rounds' : ''}, then the bare node:http replay of the same bytes)…`,
   );
   const reports = new Map<string, ScenarioReport>();
   let consistency: ConsistencyCheck | null = null;

@@ -1,0 +1,31 @@
+import { alternatingRuns } from './alternating-runs';
+
+describe('alternatingRuns', () => {
+  /** Runs `rounds` rounds of two recording measurements; returns the order they ran in and the results. */
+  async function record(rounds: number): Promise<{ order: string[]; results: [string[], string[]] }> {
+    const order: string[] = [];
+    let count = 0;
+    const measure = (name: string) => async () => {
+      count += 1;
+      order.push(name);
+      return `${name}${count}`;
+    };
+    const results = await alternatingRuns(rounds, measure('a'), measure('b'));
+    return { order, results };
+  }
+
+  it('alternates which measurement goes first, round by round', async () => {
+    expect((await record(4)).order).toEqual(['a', 'b', 'b', 'a', 'a', 'b', 'b', 'a']);
+  });
+
+  it("returns each measurement's results in round order", async () => {
+    expect((await record(3)).results).toEqual([
+      ['a1', 'a4', 'a5'],
+      ['b2', 'b3', 'b6'],
+    ]);
+  });
+
+  it('with one round, takes the two side by side', async () => {
+    expect(await record(1)).toEqual({ order: ['a', 'b'], results: [['a1'], ['b2']] });
+  });
+});
