@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import pg, { Client } from 'pg';
+import { Client } from 'pg';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
+import { captureStatements, planNodesOf, planOf, type CapturedStatement } from '../support/captured-statements';
 import { createTranslatedComponent, type SeededContent } from '../support/content-factories';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 import { refreshTranslationStatistics } from '../../src/sync/translation-statistics';
@@ -15,15 +16,6 @@ import { refreshTranslationStatistics } from '../../src/sync/translation-statist
 // sequential scan wherever no index serves the condition (it did for both counts before SearchFilterIndexes).
 
 const ROWS_PER_TRANSLATION = 10_000;
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 describe('query plans of the indexed searches of /api/units/', () => {
   let app: TestApp;
@@ -68,20 +60,10 @@ describe('query plans of the indexed searches of /api/units/', () => {
   });
 
   /** The statements a request sends that read `units u`, with their parameters. */
-  async function statementsOf(path: string, superuser: boolean): Promise<{ response: Response; statements: Array<{ text: string; values: unknown[] }> }> {
-    const statements: Array<{ text: string; values: unknown[] }> = [];
-    const original = pg.Client.prototype.query;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | null)?.text;
-      if (typeof text === 'string' && text.includes('FROM units u WHERE')) statements.push({ text, values: Array.isArray(args[1]) ? args[1] : ((args[0] as { values?: unknown[] }).values ?? []) });
-      return (original as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof original;
-    try {
-      const request = app.http().get(path);
-      return { response: await (superuser ? request.set('Authorization', `Token ${TEST_ADMIN_TOKEN}`) : request), statements };
-    } finally {
-      pg.Client.prototype.query = original;
-    }
+  async function statementsOf(path: string, superuser: boolean): Promise<{ response: Response; statements: CapturedStatement[] }> {
+    const request = app.http().get(path);
+    const { result, statements } = await captureStatements('FROM units u WHERE', async () => (superuser ? request.set('Authorization', `Token ${TEST_ADMIN_TOKEN}`) : request));
+    return { response: result, statements };
   }
 
   const token = (text: string): string => text.slice(0, 12);
@@ -107,9 +89,8 @@ describe('query plans of the indexed searches of /api/units/', () => {
         // readCountedPage). Otherwise, up to 5,000 matches (SEARCH_SET_CAP) one statement counts them and reads
         // the page; beyond, the exact count is a second statement.
         expect(statements).toHaveLength(storedCount || count <= 5000 ? 1 : 2);
-        for (const { text, values } of statements) {
-          const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(`EXPLAIN (FORMAT JSON) ${text}`, values);
-          const nodes = nodesOf(rows[0]['QUERY PLAN'][0].Plan);
+        for (const statement of statements) {
+          const nodes = planNodesOf(await planOf(client, statement));
           const unitScans = nodes.filter((node) => node['Relation Name'] === 'units');
           expect(unitScans.filter((node) => node['Node Type'] === 'Seq Scan')).toEqual([]);
           // The search itself uses the index (a bitmap scan names it on its Bitmap Index Scan child); the page

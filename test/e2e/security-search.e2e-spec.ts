@@ -1,10 +1,11 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import pg, { Client } from 'pg';
+import { Client } from 'pg';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { isBackgroundWork } from '../../src/database/statement-timeout';
 import { JobQueue } from '../../src/jobs/job-queue';
 import { ProjectAccess } from '../../src/modules/projects/project.entity';
+import { captureStatements, planOf, type PlanNode } from '../support/captured-statements';
 import { createTranslatedComponent } from '../support/content-factories';
 import { expectApiHeaders } from '../support/contract';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -135,16 +136,6 @@ async function waitForBlockedSearches(url: string, holderPid: number, count: num
   });
 });
 
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Parent Relationship'?: string;
-  'Actual Loops': number;
-  Filter?: string;
-  'Recheck Cond'?: string;
-  Plans?: PlanNode[];
-}
-
 /** Every node of a plan with its ancestors (outermost first). */
 function walk(node: PlanNode, ancestors: PlanNode[] = []): Array<{ node: PlanNode; ancestors: PlanNode[] }> {
   return [{ node, ancestors }, ...(node.Plans ?? []).flatMap((child) => walk(child, [...ancestors, node]))];
@@ -164,24 +155,8 @@ describe('visibility filter of /api/units/ searches', () => {
     await app?.close();
   });
 
-  /** The statements a request sends that contain `marker`, with their parameters. */
-  async function statementsOf(path: string, marker: string): Promise<{ response: Response; statements: Array<{ text: string; values: unknown[] }> }> {
-    const statements: Array<{ text: string; values: unknown[] }> = [];
-    const original = pg.Client.prototype.query;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | null)?.text;
-      if (typeof text === 'string' && text.includes(marker)) statements.push({ text, values: Array.isArray(args[1]) ? args[1] : ((args[0] as { values?: unknown[] }).values ?? []) });
-      return (original as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof original;
-    try {
-      return { response: await app.http().get(path), statements };
-    } finally {
-      pg.Client.prototype.query = original;
-    }
-  }
-
   it('computes the visible components once per statement (an InitPlan) and reads units once', async () => {
-    const { response, statements } = await statementsOf(SEARCH, 'ILIKE');
+    const { result: response, statements } = await captureStatements('ILIKE', () => app.http().get(SEARCH));
     expect(response.status).toBe(200);
     // 6 public components × (source + cs + de) × 40 strings; the private project's units are not counted.
     expect(response.body.count).toBe(6 * 3 * 40);
@@ -190,9 +165,8 @@ describe('visibility filter of /api/units/ searches', () => {
     const client = new Client({ connectionString: app.database.url });
     await client.connect();
     try {
-      for (const { text, values } of statements) {
-        const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, values);
-        const nodes = walk(rows[0]['QUERY PLAN'][0].Plan);
+      for (const statement of statements) {
+        const nodes = walk(await planOf(client, statement, 'ANALYZE'));
         // The search reads units in one pass: no scan of units filtered by the search runs more than once
         // (before: once per visible translation, the inner side of a nested loop).
         const searchScans = nodes.filter(({ node }) => node['Relation Name'] === 'units' && /~~\*/.test(`${node.Filter ?? ''} ${node['Recheck Cond'] ?? ''}`));
