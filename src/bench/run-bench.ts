@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { alternatingRuns } from './alternating-runs';
 import { BenchApi } from './bench-api';
 import { BenchConfig, LANGUAGES, loadBenchConfig } from './bench-config';
 import { GlossaProcess, startGlossa } from './glossa-process';
-import { alternatingRuns } from './alternating-runs';
 import { LoadResult, recordHeaders, RequestSpec, runLoad, startBaseline } from './load';
 import { FloorReport, formatScenarioTable, formatTargets, ImportReport, mb, median, ScenarioReport, TargetCheck } from './report';
 import { shapeDifference, startFloor } from './floor-process';
@@ -77,7 +77,7 @@ async function checkFloorSample(floor: Floor, spec: RequestSpec, glossaBody: Buf
 
 /**
  * Glossa's runs and, when given, the floor's: each warmed up, then `config.runs` rounds that alternate which of the
- * two goes first (load.ts alternatingRuns). Measured one after the other, with the bare replay between them, the
+ * two goes first (alternating-runs.ts). Measured one after the other, with the bare replay between them, the
  * two met a different machine: on a shared 2-core machine the speed drifts by a fifth within a minute, and the ratio
  * of `/api/` with a token, whose code did not change, read 0.97, 0.68, 0.55 and 0.41 in four runs of one session
  * (docs/performance.md, "Load, session 15").
