@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import * as path from 'node:path';
+import { heapFlagsFor, withHeapFlags } from '../bootstrap/heap-flags';
 
 /** A free loopback port (taken and released; the child binds it right after). */
 export function freePort(): Promise<number> {
@@ -144,25 +145,27 @@ export function cpuSeconds(pid: number): number | null {
   }
 }
 
-/** The flags of a `node <flags> dist/main.js` script line; throws for any other shape of script. */
+/** The flags of a `node <flags> dist/start.js` script line; throws for any other shape of script. */
 export function nodeFlagsOf(script: string): string[] {
   const words = script.trim().split(/\s+/);
-  if (words[0] !== 'node' || words[words.length - 1] !== 'dist/main.js' || words.slice(1, -1).some((word) => !word.startsWith('--'))) {
-    throw new Error(`package.json "start" is not "node <flags> dist/main.js": ${script}`);
+  if (words[0] !== 'node' || words[words.length - 1] !== 'dist/start.js' || words.slice(1, -1).some((word) => !word.startsWith('--'))) {
+    throw new Error(`package.json "start" is not "node <flags> dist/start.js": ${script}`);
   }
   return words.slice(1, -1);
 }
 
 /**
- * The Node.js flags of `npm start` (package.json "start"), so the benchmark runs the server as an operator
- * does. `BENCH_NODE_FLAGS` replaces them (e.g. to compare heap settings A/B).
+ * The Node.js flags `npm start` gives the server process for `serverEnv`: those of package.json "start", with
+ * PostgreSQL's heap limits when `serverEnv` has a DATABASE_URL (src/start.ts, bootstrap/heap-flags.ts), so the
+ * benchmark runs the server as an operator does. `BENCH_NODE_FLAGS` in `env` replaces them (e.g. to compare heap
+ * settings A/B).
  */
-export function startFlags(env: NodeJS.ProcessEnv = process.env, manifestPath?: string): string[] {
+export function startFlags(serverEnv: NodeJS.ProcessEnv, env: NodeJS.ProcessEnv = process.env, manifestPath?: string): string[] {
   if (env.BENCH_NODE_FLAGS !== undefined) return env.BENCH_NODE_FLAGS.split(/\s+/).filter((flag) => flag !== '');
   // dist/bench/ (or src/bench/) → the package root.
   const file = manifestPath ?? path.join(__dirname, '..', '..', 'package.json');
   const manifest = JSON.parse(readFileSync(file, 'utf8')) as { scripts: { start: string } };
-  return nodeFlagsOf(manifest.scripts.start);
+  return withHeapFlags(nodeFlagsOf(manifest.scripts.start), heapFlagsFor(serverEnv));
 }
 
 export interface GlossaProcess {
@@ -175,8 +178,8 @@ export interface GlossaProcess {
 }
 
 /**
- * Glossa as `npm start` runs it (dist/main.js with the flags of package.json "start"), in its own process so its memory is measured alone and the
- * load generator does not share its event loop.
+ * Glossa as `npm start` runs it (dist/main.js with the flags src/start.ts gives it), in its own process so its
+ * memory is measured alone and the load generator does not share its event loop.
  */
 export async function startGlossa(env: Record<string, string>, readyPath = '/api/'): Promise<GlossaProcess> {
   const port = await freePort();
@@ -185,8 +188,9 @@ export async function startGlossa(env: Record<string, string>, readyPath = '/api
   // BENCH_GLOSSA_NODE_ARGS: extra node options for the server only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`
   // (which NODE_OPTIONS refuses) to profile what a scenario makes the server do.
   const extra = (process.env.BENCH_GLOSSA_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-  const child: ChildProcess = spawn(process.execPath, [...startFlags(), ...extra, main], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' },
+  const serverEnv = { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' };
+  const child: ChildProcess = spawn(process.execPath, [...startFlags(serverEnv), ...extra, main], {
+    env: serverEnv,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

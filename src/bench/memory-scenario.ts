@@ -73,7 +73,7 @@ function formatStart(name: string, memory: StartMemory): string {
 }
 
 export async function runMemoryScenario(config: BenchConfig, token: string): Promise<MemoryReport> {
-  const nodeFlags = startFlags();
+  const nodeFlags = startFlags({});
   const loadAtStart = os.loadavg()[0];
   console.log(`Memory of the embedded default: node ${nodeFlags.join(' ')} dist/main.js${process.env.MALLOC_ARENA_MAX ? `, MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX}` : ''}`);
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'glossa-bench-memory-'));

@@ -3,12 +3,12 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { compileServer, freePort, ServerProcess } from '../support/server-process';
+import { compileServer, freePort, npmStartArguments, ServerProcess } from '../support/server-process';
 import { PATIENCE_MS } from '../support/wait';
 
 // README "Quick start", first command: `npm start` builds the service and starts it with the embedded
 // database (PGlite under DATA_DIR) and the demo project imported from demo/. This runs the compiled server
-// (`node dist/main.js`, what `npm start` runs after its build) with no DATABASE_URL/TEST_DATABASE_URL in
+// (`node <flags> dist/start.js`, what `npm start` runs after its build) with no DATABASE_URL/TEST_DATABASE_URL in
 // its environment, on a fresh DATA_DIR, and checks what an operator relies on: the data is there when
 // the server answers, the data directory is locked against a second process, SIGTERM exits cleanly, and
 // a restart keeps the data without importing the demo again. Needs no PostgreSQL server.
@@ -35,10 +35,14 @@ function operatorEnvironment(): Record<string, string> {
   return env;
 }
 
-/** `node dist/main.js` as `npm start` runs it, plus a GET that checks the spec's headers. */
+/** `npm start`'s command line (`node <flags> dist/start.js`), plus a GET that checks the spec's headers. */
 class EmbeddedServer extends ServerProcess {
   constructor(port: number, env: Record<string, string>) {
     super(port, env, operatorEnvironment(), READY_TIMEOUT_MS);
+  }
+
+  protected override nodeArguments(): string[] {
+    return npmStartArguments();
   }
 
   /** GET that must answer 200 with the spec's headers (api-spec.md rules 2 and 4); returns text and body. */

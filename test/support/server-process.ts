@@ -4,22 +4,30 @@ import { createServer } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
+import { heapFlagsFor, withHeapFlags } from '../../src/bootstrap/heap-flags';
 import { withCheckoutLock } from './checkout-locks';
 import { PATIENCE_MS, pause, pollUntil } from './wait';
 
-// A real server process (`node dist/main.js`, as the container and `npm start` run it), for tests that start
-// several, stop, kill or restart the server (multi-process, durability, embedded start).
+// A real server process (`node dist/main.js`, as the container and `npm start` (src/start.ts) run it), for tests
+// that start several, stop, kill or restart the server (multi-process, durability, embedded start).
 
 // Jest runs from the repository root (jest.config.cjs); ESM test modules have no __dirname.
 const ROOT = process.cwd();
 
 /**
- * The Node.js flags of package.json "start" (`node <flags> dist/main.js`), so the tests run the server with
- * the heap limits an operator gets (README "Memory").
+ * The Node.js flags `npm start` runs the server with for `env` (package.json "start" is `node <flags>
+ * dist/start.js`; src/start.ts gives the server PostgreSQL's heap limits on PostgreSQL), so the tests run the
+ * server with the heap limits an operator gets (README "Memory").
  */
-function startFlags(): string[] {
+function startFlags(env: Record<string, string>): string[] {
+  return withHeapFlags(npmStartArguments().slice(0, -1), heapFlagsFor(env));
+}
+
+/** What `npm start` runs after `node` (package.json "start": its flags and dist/start.js). */
+export function npmStartArguments(): string[] {
   const words = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.trim().split(/\s+/);
-  return words.slice(1, -1);
+  if (words[0] !== 'node') throw new Error(`package.json "start" does not run node: ${words.join(' ')}`);
+  return words.slice(1);
 }
 
 /**
@@ -108,12 +116,21 @@ export class ServerProcess {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
   }
 
+  /**
+   * The server's command line after `node`: dist/main.js with the flags `npm start` gives it, so that a test's
+   * signals (SIGTERM, SIGKILL) reach the server itself. A subclass may run `npm start`'s own line instead.
+   */
+  protected nodeArguments(env: Record<string, string>): string[] {
+    return [...startFlags(env), 'dist/main.js'];
+  }
+
   /** Spawns the server; resolves with its exit code once it exits (whenever that is). */
   spawn(): Promise<number | null> {
     this.output = '';
-    const child = spawn(process.execPath, [...startFlags(), 'dist/main.js'], {
+    const env = { ...this.baseEnv, ...this.env, PORT: String(this.port), HOST: '127.0.0.1' };
+    const child = spawn(process.execPath, this.nodeArguments(env), {
       cwd: ROOT,
-      env: { ...this.baseEnv, ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
