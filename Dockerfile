@@ -40,14 +40,14 @@ RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends git ca-certificates openssh-client tini gettext \
  && rm -rf /var/lib/apt/lists/*
 
-# Memory (README "Memory", docs/performance.md "Memory of the embedded default"): the heap limits of `npm start`,
-# here in NODE_OPTIONS so `-e NODE_OPTIONS=...` replaces them (a flag on the command line would win over it);
-# and glibc's allocator told to give freed memory back: without it the WebAssembly compiler's scratch memory
-# (PGlite's PostgreSQL is optimised in background threads) stays resident, 30-60 MB on the embedded database.
+# Memory (README "Memory", docs/performance.md "Memory of the embedded default"): glibc's allocator told to give
+# freed memory back: without it the WebAssembly compiler's scratch memory (PGlite's PostgreSQL is optimised in
+# background threads) stays resident, 30-60 MB on the embedded database. The heap limits depend on the database
+# (DATABASE_URL), so the entrypoint puts them in NODE_OPTIONS (scripts/container-entrypoint.sh); `-e NODE_OPTIONS=...`
+# replaces them.
 ENV NODE_ENV=production \
     DATA_DIR=/data \
     PORT=8000 \
-    NODE_OPTIONS="--max-semi-space-size=4 --max-old-space-size=256" \
     MALLOC_ARENA_MAX=2 \
     MALLOC_TRIM_THRESHOLD_=131072 \
     MALLOC_MMAP_THRESHOLD_=131072
@@ -61,6 +61,7 @@ COPY --from=build /app/dist ./dist
 # the language table and the demo repository's files.
 COPY src/modules/languages/data ./src/modules/languages/data
 COPY demo ./demo
+COPY scripts/container-entrypoint.sh ./scripts/container-entrypoint.sh
 
 RUN mkdir -p /data && chown node:node /data
 VOLUME /data
@@ -72,7 +73,9 @@ EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8000) + '/healthz').then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))"]
 
-ENTRYPOINT ["/usr/bin/tini", "--"]
+# tini runs the entrypoint script, which sets the heap limits and execs the command (CMD, or the one given to
+# `docker run`), so node ends up as tini's child and gets the signals tini forwards.
+ENTRYPOINT ["/usr/bin/tini", "--", "/app/scripts/container-entrypoint.sh"]
 # --no-concurrent-recompilation: V8 then optimizes on each isolate's own thread. Node 20 aborts the whole
 # process (NodePlatform::ForIsolate) when a background compile job outlives a parse-worker isolate that was
 # just disposed, e.g. a worker ended by its memory limit while reading a hostile upload (README "Limits").

@@ -5,8 +5,12 @@
 // `node dist/main.js` in production mode against a fresh database, run the Dockerfile's own HEALTHCHECK
 // command, check /readyz and the API, then stop it with SIGTERM and require a clean exit.
 //
+// Every command runs as `docker run` runs it, through the ENTRYPOINT's script (without tini), whose choice of
+// heap limits by database is checked too.
+//
 // Usage: node .ci/runtime-stage-check.mjs <postgres server URL>   (dist/ must be built: npm run build)
 import { execFileSync, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -29,6 +33,11 @@ const runtimeEnv = Object.fromEntries(
 );
 // The image's own CMD (the last line starting with CMD; the HEALTHCHECK's is indented).
 const serverCommand = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)[1]);
+// The ENTRYPOINT every command of the image runs through, without tini (PID 1 in the image, not installed
+// here): its script, with the image's WORKDIR /app being the layout's directory.
+const entrypoint = JSON.parse(/^ENTRYPOINT (\[.*\])$/m.exec(dockerfile)[1]);
+if (entrypoint[0] !== '/usr/bin/tini' || entrypoint[1] !== '--') throw new Error(`the ENTRYPOINT should start with tini: ${entrypoint.join(' ')}`);
+const entrypointScript = entrypoint.slice(2);
 
 const work = mkdtempSync(join(tmpdir(), 'glossa-runtime-'));
 const dbName = `glossa_runtime_${process.pid}_${Date.now()}`;
@@ -74,15 +83,38 @@ try {
     ADMIN_TOKEN: 'wlu_runtimestagecheck0000000000000000000000',
   };
   if (env.NODE_ENV !== 'production') throw new Error(`the runtime stage should set NODE_ENV=production, found ${env.NODE_ENV}`);
+  // A command as `docker run` runs it: through the entrypoint's script (in the layout, not in /app).
+  const viaEntrypoint = (command) => [...entrypointScript.map((word) => word.replace(/^\/app\//, `${work}/`)), ...command];
+  // The heap limits the server's own rule gives (src/bootstrap/heap-flags.ts), from the layout's dist/.
+  const { EMBEDDED_HEAP_FLAGS, POSTGRES_HEAP_FLAGS } = createRequire(import.meta.url)(join(work, 'dist/bootstrap/heap-flags.js'));
 
-  step('one-shot migrations: node dist/cli.js migrate');
-  const migrated = execFileSync('node', ['dist/cli.js', 'migrate'], { cwd: work, env, encoding: 'utf8' });
+  step(`entrypoint: ${entrypointScript.join(' ')} puts the heap limits for the database in NODE_OPTIONS, and keeps an operator's own`);
+  const nodeOptionsOf = (runEnv) => {
+    const [command, ...args] = viaEntrypoint(['node', '-e', 'process.stdout.write(JSON.stringify(process.env.NODE_OPTIONS ?? null))']);
+    return JSON.parse(execFileSync(command, args, { cwd: work, env: runEnv, encoding: 'utf8' }));
+  };
+  const { DATABASE_URL: _databaseUrl, ...embedded } = env;
+  const found = {
+    postgres: nodeOptionsOf(env),
+    embedded: nodeOptionsOf(embedded),
+    operator: nodeOptionsOf({ ...env, NODE_OPTIONS: '--max-old-space-size=512' }),
+    operatorEmpty: nodeOptionsOf({ ...env, NODE_OPTIONS: '' }),
+  };
+  const expected = { postgres: POSTGRES_HEAP_FLAGS.join(' '), embedded: EMBEDDED_HEAP_FLAGS.join(' '), operator: '--max-old-space-size=512', operatorEmpty: '' };
+  for (const key of Object.keys(expected)) {
+    if (found[key] !== expected[key]) throw new Error(`entrypoint, ${key}: NODE_OPTIONS ${JSON.stringify(found[key])}, expected ${JSON.stringify(expected[key])}`);
+  }
+
+  step('one-shot migrations: node dist/cli.js migrate (through the entrypoint)');
+  const [migrateCommand, ...migrateArgs] = viaEntrypoint(['node', 'dist/cli.js', 'migrate']);
+  const migrated = execFileSync(migrateCommand, migrateArgs, { cwd: work, env, encoding: 'utf8' });
   if (!/Applied /.test(migrated)) throw new Error(`migrate applied nothing on an empty database:\n${migrated}`);
   process.stdout.write(migrated);
 
-  step(`start: ${serverCommand.join(' ')} (NODE_ENV=production, NODE_OPTIONS=${env.NODE_OPTIONS ?? ''})`);
+  const [startCommand, ...startArgs] = viaEntrypoint(serverCommand);
+  step(`start: ${[startCommand, ...startArgs].join(' ')} (NODE_ENV=production)`);
   let output = '';
-  child = spawn(serverCommand[0], serverCommand.slice(1), { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(startCommand, startArgs, { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
   const exited = new Promise((done) => child.on('exit', (code) => done(code)));
@@ -105,6 +137,12 @@ try {
   if (api.status !== 200) throw new Error(`/api/projects/ answered ${api.status}`);
   const firstLine = output.split('\n').find(Boolean);
   JSON.parse(firstLine); // logs are JSON lines
+  // The script execs the command: the process answering is node itself (so tini's signals reach it), with
+  // PostgreSQL's heap limits.
+  const serverEnviron = readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0');
+  const serverArgv = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
+  if (!serverArgv.includes('dist/main.js')) throw new Error(`the entrypoint did not exec the server: ${serverArgv.join(' ')}`);
+  if (!serverEnviron.includes(`NODE_OPTIONS=${expected.postgres}`)) throw new Error(`the server runs without PostgreSQL's heap limits in NODE_OPTIONS`);
 
   step('SIGTERM: graceful shutdown');
   child.kill('SIGTERM');
