@@ -190,6 +190,11 @@ async function checkConsistency(api: BenchApi, language: string): Promise<Consis
 /**
  * Issue 15 item 2, reported per read scenario: Glossa ≥ 0.8 × its floor, and the API root with a token at
  * most 15 % slower per request than without one (token req/s ≥ anonymous req/s ÷ 1.15).
+ *
+ * The two API-root scenarios run minutes apart, and on a shared machine its speed drifts more than 15 % in that
+ * time: in session 16 the floor, whose `/api/` ignores the token and does the same work in both, answered
+ * 4,873 req/s in the token's scenario and 7,010 in the anonymous one's. So with a floor, each side is taken
+ * against the floor's rounds of its own minute (alternating-runs.ts), and the raw figures are shown beside.
  */
 function floorTargets(scenarios: Map<string, ScenarioReport>): TargetCheck[] {
   const checks: TargetCheck[] = [...scenarios.values()]
@@ -202,15 +207,22 @@ function floorTargets(scenarios: Map<string, ScenarioReport>): TargetCheck[] {
   const token = scenarios.get('api root (token)');
   const anonymous = scenarios.get('api root (anonymous)');
   if (token && anonymous) {
-    const overhead = anonymous.glossa.requestsPerSecond / token.glossa.requestsPerSecond - 1;
+    const raw = anonymous.glossa.requestsPerSecond / token.glossa.requestsPerSecond - 1;
+    const rawText = `${token.glossa.requestsPerSecond.toFixed(0)} vs ${anonymous.glossa.requestsPerSecond.toFixed(0)} req/s (${percent(raw)} more time per request)`;
+    const againstFloor = token.floorRatio !== null && anonymous.floorRatio !== null ? anonymous.floorRatio / token.floorRatio - 1 : null;
     checks.push({
       target: 'authenticated /api/ costs ≤ 15 % over anonymous',
-      measured: `${token.glossa.requestsPerSecond.toFixed(0)} vs ${anonymous.glossa.requestsPerSecond.toFixed(0)} req/s (${(overhead * 100).toFixed(1)} % more time per request)`,
-      met: overhead <= 0.15,
+      measured:
+        againstFloor === null
+          ? rawText
+          : `${percent(againstFloor)} more time per request, each against the floor of its minute (÷ floor ${token.floorRatio!.toFixed(2)} with the token, ${anonymous.floorRatio!.toFixed(2)} without); raw ${rawText}`,
+      met: (againstFloor ?? raw) <= 0.15,
     });
   }
   return checks;
 }
+
+const percent = (fraction: number): string => `${(fraction * 100).toFixed(1)} %`;
 
 function targets(database: string, imported: ImportReport, scenarios: Map<string, ScenarioReport>, consistency: ConsistencyCheck): TargetCheck[] {
   const get = (name: string) => scenarios.get(name)!;
