@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, linkSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { acquireLock, EMBEDDED_LOCK_FILE, EmbeddedDatabaseInUseError, LOCK_HOLDER_ENV } from './embedded-lock';
@@ -44,6 +44,23 @@ describe('acquireLock', () => {
     acquireLock(lockPath, {});
     expect(readFileSync(lockPath, 'utf8')).toBe(String(process.pid));
     acquireLock(lockPath, {});
+    expect(readFileSync(lockPath, 'utf8')).toBe(String(process.pid));
+  });
+
+  it('keeps its own lock file in place when it takes it over (never a moment without the owner named)', () => {
+    acquireLock(lockPath, {});
+    // A second name for the same file: a lock removed and created again would be a new file with one name.
+    linkSync(lockPath, path.join(dir, 'same-file'));
+    const release = acquireLock(lockPath, {});
+    expect(statSync(lockPath).nlink).toBe(2);
+    rmSync(path.join(dir, 'same-file'));
+    release();
+    expect(existsSync(lockPath)).toBe(false);
+  });
+
+  it('creates the lock file with the pid in it, leaving no other file behind', () => {
+    acquireLock(lockPath, {});
+    expect(readdirSync(dir)).toEqual([EMBEDDED_LOCK_FILE]);
     expect(readFileSync(lockPath, 'utf8')).toBe(String(process.pid));
   });
 });

@@ -18,28 +18,47 @@ export const LOCK_HOLDER_ENV = 'GLOSSA_EMBEDDED_LOCK_HOLDER';
 /** Refusal to open an embedded database another live process has open; the message is for the operator. */
 export class EmbeddedDatabaseInUseError extends Error {}
 
+/**
+ * Creates the lock file with this process's pid already in it: written to a file of its own, then linked to the
+ * lock's name, which fails if the lock exists. Opening the lock's name and then writing would leave a moment in
+ * which the lock exists but names nobody, and a process reading it then (a second server, an admin command)
+ * would take it for a stale lock.
+ */
+function createLockFile(lockPath: string): void {
+  const written = `${lockPath}.${process.pid}`;
+  fs.writeFileSync(written, String(process.pid));
+  try {
+    fs.linkSync(written, lockPath);
+  } finally {
+    fs.rmSync(written, { force: true });
+  }
+}
+
 /** PGlite has no lock of its own: two processes on one directory silently lose data (§5). */
 export function acquireLock(lockPath: string, env: NodeJS.ProcessEnv = process.env): () => void {
   const holder = Number(env[LOCK_HOLDER_ENV]);
+  const release = () => fs.rmSync(lockPath, { force: true });
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
-      const fd = fs.openSync(lockPath, 'wx');
-      fs.writeSync(fd, String(process.pid));
-      fs.closeSync(fd);
-      return () => fs.rmSync(lockPath, { force: true });
+      createLockFile(lockPath);
+      return release;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const owner = pidInFile(lockPath);
       // Held for this process by its parent: the parent keeps the lock and releases it.
       if (owner === holder && owner === process.ppid) return () => undefined;
-      if (owner !== null && owner !== process.pid && processIsAlive(owner)) {
+      // This process holds it already (it prepared the first start, src/bootstrap/first-start.ts) and keeps it
+      // as it is. Removing and creating it again left a moment in which the lock named no owner: an admin
+      // command waiting for this server then found the directory free and ran in its own process, which the
+      // lock, back a moment later, refused ("in use"; cli-embedded e2e under CPU contention, session 16).
+      if (owner === process.pid) return release;
+      if (owner !== null && processIsAlive(owner)) {
         throw new EmbeddedDatabaseInUseError(
           `The embedded database in ${path.dirname(lockPath)} is in use by process ${owner}. Stop that process, or let it run the command: a running server takes admin commands through its admin channel.`,
           { cause: error },
         );
       }
-      // The previous owner died without cleaning up (kill -9): the lock is stale. Or this process holds it
-      // already (it prepared the first start, src/bootstrap/first-start.ts) and takes it over.
+      // The previous owner died without cleaning up (kill -9): the lock is stale.
       fs.rmSync(lockPath, { force: true });
     }
   }
