@@ -8,8 +8,8 @@
  * start, under 400 MB serving the bench's units page and under 512 MB importing 300,000 units (README "Memory",
  * docs/performance.md "Memory of the embedded default"); 16 MB semi-spaces broke all three.
  *
- * On PostgreSQL the process holds no database, and the young generation is what limits a read: with 50
- * requests in flight a 4 MB semi-space fills every 70 requests or so, each scavenge finds the state of the
+ * On PostgreSQL the process holds no database, and a small young generation costs every read CPU: with 50
+ * requests in flight a 4 MB semi-space fills every 70 requests or so, and each scavenge finds the state of the
  * requests still waiting on PostgreSQL alive and promotes it. 16 MB (V8's own default on a 64-bit machine)
  * measured 17–23 % less Node CPU per detail read (docs/performance.md "Young generation on PostgreSQL,
  * session 14", "Young generation by database, session 16"). The old generation keeps its 256 MB limit; on
