@@ -75,7 +75,8 @@ function isRunning(pid: number): boolean {
       await eventually(async () => (isRunning(child) ? undefined : true), PATIENCE_MS, 'the server child to exit');
       expect(server.output).toContain('SIGTERM received, shutting down');
     } finally {
-      await server.kill();
+      // SIGTERM, not SIGKILL: the parent passes it on, so a failed assertion above leaves no server child behind.
+      await server.stop();
     }
   });
 
