@@ -86,22 +86,42 @@ function scopeOf(resource: string | undefined, a: string | undefined, b: string 
   return null;
 }
 
+/**
+ * Where a request's access statement learns who calls:
+ * - `anonymous`: there is no token.
+ * - `token`: from the token's digest ($1), in the statement itself; writes always do, so a token revoked on
+ *   another replica is refused even before its notification arrives. `forSuperuser` skips the rights.
+ * - `tokenFill`: the same for a scoped read the token cache could have answered but did not hold: the row
+ *   also carries the caller's global permissions, so the cache is filled from it.
+ * - `id`: the token cache knew the caller; the statement takes its user id ($1) and reads only the object and
+ *   the rights on it.
+ * - `superuser`: the token cache knew a superuser; the statement reads only the object.
+ */
+type CallerSource = 'anonymous' | 'token' | 'tokenFill' | 'id' | 'superuser';
+
+/** The access answer; a key the statement does not read is absent (no token, no scope, a superuser's rights). */
 interface AccessRow {
-  caller_id: number | null;
-  username: string | null;
-  is_superuser: boolean | null;
-  is_active: boolean | null;
-  project_id: number | null;
-  project_visible: boolean | null;
-  visible: boolean | null;
-  permissions: string[] | null;
+  caller_id?: number | null;
+  username?: string | null;
+  is_superuser?: boolean | null;
+  is_active?: boolean | null;
+  project_id?: number | null;
+  project_visible?: boolean | null;
+  visible?: boolean | null;
+  permissions?: string[] | null;
+  /** `tokenFill` on a scoped path: the permissions the caller's teams grant regardless of scope. */
+  global_permissions?: string[] | null;
   /** The route's body row (read-with-access.ts), when it declared one. */
   detail?: Record<string, unknown> | null;
-  /** The row's DetailRead.rawColumn, when it declared one. */
-  detail_raw?: string | null;
 }
 
 const CALLER_BY_TOKEN = `SELECT u.id, u.username, u.is_superuser, u.is_active FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.key_hash = $1`;
+
+/** The statement's one row: the access answer as one JSON object, and a DetailRead.rawColumn's text beside it. */
+interface AccessResult {
+  access: AccessRow;
+  detail_raw?: string | null;
+}
 
 /**
  * The one statement a request runs to learn who calls (by the token's digest, $1, when there is a token),
@@ -110,39 +130,48 @@ const CALLER_BY_TOKEN = `SELECT u.id, u.username, u.is_superuser, u.is_active FR
  * on this stack each extra statement costs more in socket writes than PostgreSQL spends answering it
  * (docs/performance.md). The permission rules are those of access-sql.ts, written for a non-superuser with
  * the caller's id taken from the row; for superusers the answer is ignored (they see and may do everything).
+ *
+ * The answer is ONE json column (`access`, an AccessRow), plus the raw text of a DetailRead.rawColumn. node-postgres
+ * describes, parses and type-converts every column of every row it receives (pg's Result.addFields and parseRow
+ * on each execution), so the nine columns this row had cost the driver more than the one JSON.parse of the same
+ * values (docs/performance.md, "The access row as one column, session 17").
  */
-function requestAccessSql(kind: ScopeKind | null, authenticated: boolean, detail: DetailRead | null = null, forSuperuser = false): string {
-  const first = authenticated ? 2 : 1;
+function requestAccessSql(kind: ScopeKind | null, source: CallerSource, detail: DetailRead | null = null, forSuperuser = false): string {
+  const byToken = source === 'token' || source === 'tokenFill';
+  const first = byToken || source === 'id' ? 2 : 1;
   const ctes: string[] = [];
-  const columns: string[] = [];
+  const fields: Array<[keyof AccessRow, string]> = [];
   const joins: string[] = [];
+  let rawColumn = '';
   let caller: ApiCaller | null = null;
-  if (authenticated) {
+  if (byToken) {
     ctes.push(`caller AS (${CALLER_BY_TOKEN})`);
-    columns.push('caller.id AS caller_id, caller.username, caller.is_superuser, caller.is_active');
+    fields.push(['caller_id', 'caller.id'], ['username', 'caller.username'], ['is_superuser', 'caller.is_superuser'], ['is_active', 'caller.is_active']);
     joins.push('LEFT JOIN caller ON TRUE');
     caller = parameterizedCaller({ id: 0, username: '', isSuperuser: false }, 'caller.id');
-  }
+  } else if (source === 'id') caller = parameterizedCaller({ id: 0, username: '', isSuperuser: false }, '$1::int');
   if (kind === null) {
     // No object: only the permissions granted regardless of scope (e.g. project.add).
-    if (authenticated) {
-      columns.push('NULL::int AS project_id, NULL::boolean AS project_visible, NULL::boolean AS visible, access.permissions');
+    if (byToken) {
+      fields.push(['permissions', 'access.permissions']);
       joins.push(`LEFT JOIN LATERAL (${globalPermissionsSql(caller)}) access ON caller.id IS NOT NULL`);
     }
   } else {
+    if (source === 'tokenFill') {
+      fields.push(['global_permissions', 'global.permissions']);
+      joins.push(`LEFT JOIN LATERAL (${globalPermissionsSql(caller)}) global ON caller.id IS NOT NULL`);
+    }
     ctes.push(`scope AS (${SCOPE_LOOKUPS[kind](first)})`);
-    if (forSuperuser) {
-      // The caller's rights are not read: a superuser sees and may do everything (resolveRequestAccess checks
-      // that the row's caller is one, and asks again with the rights otherwise).
-      columns.push('scope.project_id, NULL::boolean AS project_visible, NULL::boolean AS visible, NULL::text[] AS permissions');
-      joins.push('LEFT JOIN scope ON TRUE');
-    } else {
-      columns.push('scope.project_id, access.project_visible, access.visible, access.permissions');
-      joins.push('LEFT JOIN scope ON TRUE');
+    fields.push(['project_id', 'scope.project_id']);
+    joins.push('LEFT JOIN scope ON TRUE');
+    // A superuser's rights are not read: a superuser sees and may do everything (resolveRequestAccess checks
+    // that the row's caller is one, and asks again with the rights otherwise).
+    if (!forSuperuser && source !== 'superuser') {
+      fields.push(['project_visible', 'access.project_visible'], ['visible', 'access.visible'], ['permissions', 'access.permissions']);
       const ids = { project: 'scope.project_id', component: 'scope.component_id', language: 'scope.language_id' };
       joins.push(`LEFT JOIN LATERAL (${scopeQuerySql(caller, ids, SCOPE_SHAPES[kind])}) access ON scope.project_id IS NOT NULL`);
     }
-    if (detail !== null && detail.rawColumn === undefined) columns.push(`(SELECT to_json(detail) FROM (${detail.sql(first)}) detail) AS detail`);
+    if (detail !== null && detail.rawColumn === undefined) fields.push(['detail', `(SELECT to_json(detail) FROM (${detail.sql(first)}) detail)`]);
     else if (detail !== null) {
       // jsonb, whose `-` leaves the raw column out of the row's JSON: only the small rest is written as JSON.
       // OFFSET 0 keeps PostgreSQL from pulling the SELECT up into this one: pulled up, each of the two
@@ -151,41 +180,46 @@ function requestAccessSql(kind: ScopeKind | null, authenticated: boolean, detail
       joins.push(
         `LEFT JOIN LATERAL (SELECT to_jsonb(d) - '${detail.rawColumn}' AS detail, d.${detail.rawColumn} AS detail_raw FROM ((${detail.sql(first)}) OFFSET 0) d) detail_read ON TRUE`,
       );
-      columns.push('detail_read.detail', 'detail_read.detail_raw');
+      fields.push(['detail', 'detail_read.detail']);
+      rawColumn = ', detail_read.detail_raw';
     }
   }
-  return `${ctes.length > 0 ? `WITH ${ctes.join(', ')} ` : ''}SELECT ${columns.join(', ')} FROM (SELECT 1) AS request ${joins.join(' ')}`;
+  const access = `json_build_object(${fields.map(([key, sql]) => `'${key}', ${sql}`).join(', ')}) AS access`;
+  return `${ctes.length > 0 ? `WITH ${ctes.join(', ')} ` : ''}SELECT ${access}${rawColumn} FROM (SELECT 1) AS request ${joins.join(' ')}`;
 }
 
-const statements = new Map<string, PreparedStatement<AccessRow>>();
+const statements = new Map<string, PreparedStatement<AccessResult>>();
 // One statement per detail read, token presence and superuser variant; the reads are module constants
 // (ReadWithAccess), so this holds a fixed, small set of texts, as prepared statements must (prepared-statement.ts).
-const detailStatements = new Map<DetailRead, Map<string, PreparedStatement<AccessRow>>>();
+const detailStatements = new Map<DetailRead, Map<string, PreparedStatement<AccessResult>>>();
 
-function requestAccessStatement(kind: ScopeKind | null, authenticated: boolean, detail: DetailRead | null, forSuperuser: boolean): PreparedStatement<AccessRow> {
-  const variant = `${authenticated}:${forSuperuser}`;
+function requestAccessStatement(kind: ScopeKind | null, source: CallerSource, detail: DetailRead | null, forSuperuser: boolean): PreparedStatement<AccessResult> {
+  const variant = `${source}:${forSuperuser}`;
   if (detail !== null && kind === detail.kind) {
     let byVariant = detailStatements.get(detail);
     if (byVariant === undefined) detailStatements.set(detail, (byVariant = new Map()));
     let statement = byVariant.get(variant);
-    if (statement === undefined) byVariant.set(variant, (statement = new PreparedStatement<AccessRow>(requestAccessSql(kind, authenticated, detail, forSuperuser))));
+    if (statement === undefined) byVariant.set(variant, (statement = new PreparedStatement<AccessResult>(requestAccessSql(kind, source, detail, forSuperuser))));
     return statement;
   }
   const key = `${kind ?? 'none'}:${variant}`;
   let statement = statements.get(key);
   if (statement === undefined) {
-    statement = new PreparedStatement<AccessRow>(requestAccessSql(kind, authenticated, null, forSuperuser));
+    statement = new PreparedStatement<AccessResult>(requestAccessSql(kind, source, null, forSuperuser));
     statements.set(key, statement);
   }
   return statement;
 }
 
-/** The unscoped statement's answer as the cache keeps it: only a valid token of an active user. */
-function cacheEntryOf(row: AccessRow | undefined): CachedCaller | undefined {
+/**
+ * A token statement's answer as the cache keeps it: only a valid token of an active user. `scoped`: the row is
+ * a scoped `tokenFill` one, whose global permissions are `global_permissions` (`permissions` are the object's).
+ */
+function cacheEntryOf(row: AccessRow | undefined, scoped: boolean): CachedCaller | undefined {
   if (row?.caller_id === null || row?.caller_id === undefined || !row.is_active) return undefined;
   return {
     caller: { id: row.caller_id, username: row.username ?? '', isSuperuser: row.is_superuser === true },
-    globalPermissions: new Set(row.is_superuser === true ? [] : (row.permissions ?? [])),
+    globalPermissions: new Set(row.is_superuser === true ? [] : ((scoped ? row.global_permissions : row.permissions) ?? [])),
   };
 }
 
@@ -199,13 +233,16 @@ function cacheEntryOf(row: AccessRow | undefined): CachedCaller | undefined {
  * (peers-and-asks.md §4.2, GHSA-92m8-wv36-prmx). Paths naming nothing that exists are left alone: the
  * controller answers its own 404.
  *
- * With a `cache` (token-cache.ts), a read (not `callerRequired`) whose path names no object takes the caller
- * and its global permissions from it, without a database round trip (issue 15 item 2), and every unscoped
- * statement's answer refills it. Writes and scoped requests always read the token in their one statement:
- * there the join costs nothing beside the round trip they make anyway, and they are exact even in the
- * moment between a revocation's commit and its notification reaching this process.
+ * With a `cache` (token-cache.ts), a read (not `callerRequired`) takes the caller and its global permissions
+ * from it (issue 15 item 2): a path that names no object needs no database round trip, and a path that names
+ * one runs its statement for the object and the caller's rights on it only (CallerSource `id`, `superuser`),
+ * without the token's join and the caller's columns (docs/performance.md, "Scoped reads from the token cache,
+ * session 17"). A read the cache could not answer refills it from its own statement (`tokenFill`), as every
+ * unscoped statement does. Writes always read the token in their one statement (`token`): they are exact even
+ * in the moment between a revocation's commit and its notification reaching this process; a read is as exact
+ * as the cache, which the revocation e2e test holds to "refused on the next request, on every replica".
  *
- * With `superusers` (superuser-hints.ts), a scoped request whose token last belonged to a superuser runs the
+ * With `superusers` (superuser-hints.ts), a scoped request that reads its token and whose token last belonged to a superuser runs the
  * statement without the caller's rights on the object, which a superuser's answer ignores and which cost most
  * of the statement's time (docs/performance.md, "Read floor, session 7"). The hint only picks the statement:
  * the token, its user's activity and superuser flag are still read in it, and when the user is no longer a
@@ -224,36 +261,47 @@ export async function resolveRequestAccess(
   const parts = path.split('/').filter((part) => part !== '').map(decode);
   const [, resource, a, b, c] = parts;
   const scope = scopeOf(resource, a, b, c);
-  const cacheable = tokenHash !== null && scope === null && cache !== undefined;
-  const cached = cacheable && !callerRequired ? cache.get(tokenHash) : undefined;
-  if (cached !== undefined) {
+  // The cache answers reads only: a write reads the token in its own statement (CallerSource `token`).
+  const cached = tokenHash !== null && !callerRequired ? cache?.get(tokenHash) : undefined;
+  if (cached !== undefined && scope === null) {
     ctx.caller = cached.caller;
     checkOwnNotifications(ctx.caller, resource, a, b);
     ctx.access = new AccessGrant(ctx.caller, cached.globalPermissions);
     return;
   }
-  const authenticated = tokenHash !== null;
   let row: AccessRow | undefined;
-  if (authenticated || scope !== null) {
-    const params: unknown[] = authenticated ? [tokenHash] : [];
+  let detailRaw: string | null | undefined;
+  if (tokenHash !== null || scope !== null) {
+    const kind = scope?.kind ?? null;
+    const source: CallerSource =
+      cached !== undefined ? (cached.caller.isSuperuser ? 'superuser' : 'id')
+      : tokenHash === null ? 'anonymous'
+      : kind !== null && !callerRequired && cache?.active === true ? 'tokenFill'
+      : 'token';
+    const params: unknown[] = source === 'id' ? [cached!.caller.id] : source === 'token' || source === 'tokenFill' ? [tokenHash] : [];
     if (scope !== null) params.push(...scope.params);
     // A read that the query string rules out (a search, say) is left to the handler: the plain statement.
-    const queryParams = detail !== null && scope?.kind === detail.kind ? detailQueryParams(detail, ctx.query, ctx.links) : [];
+    const queryParams = detail !== null && kind === detail.kind ? detailQueryParams(detail, ctx.query, ctx.links) : [];
     if (queryParams !== null) params.push(...queryParams);
     const ticket = cache?.beginFill();
-    const kind = scope?.kind ?? null;
     const read = queryParams === null ? null : detail;
-    const forSuperuser = kind !== null && tokenHash !== null && superusers?.has(tokenHash) === true;
-    [row] = await requestAccessStatement(kind, authenticated, read, forSuperuser).run(dataSource, params);
-    const activeCaller = row?.caller_id !== null && row?.caller_id !== undefined && row.is_active === true;
-    if (tokenHash !== null) superusers?.learn(tokenHash, activeCaller && row?.is_superuser === true);
-    // The token's user is no longer a superuser: its rights are needed. (An invalid token or an inactive user
-    // is refused below on this row, as on the full statement's.)
-    if (forSuperuser && activeCaller && row?.is_superuser !== true) [row] = await requestAccessStatement(kind, authenticated, read, false).run(dataSource, params);
-    const entry = cacheable ? cacheEntryOf(row) : undefined;
-    if (entry !== undefined) cache!.store(ticket!, tokenHash!, entry);
+    const byToken = source === 'token' || source === 'tokenFill';
+    const forSuperuser = byToken && kind !== null && superusers?.has(tokenHash!) === true;
+    [{ access: row, detail_raw: detailRaw }] = await requestAccessStatement(kind, source, read, forSuperuser).run(dataSource, params);
+    if (byToken) {
+      const activeCaller = row?.caller_id !== null && row?.caller_id !== undefined && row.is_active === true;
+      superusers?.learn(tokenHash!, activeCaller && row?.is_superuser === true);
+      // The token's user is no longer a superuser: its rights are needed. (An invalid token or an inactive user
+      // is refused below on this row, as on the full statement's.)
+      if (forSuperuser && activeCaller && row?.is_superuser !== true) {
+        [{ access: row, detail_raw: detailRaw }] = await requestAccessStatement(kind, source, read, false).run(dataSource, params);
+      }
+      const entry = cache !== undefined && (kind === null || source === 'tokenFill') ? cacheEntryOf(row, kind !== null) : undefined;
+      if (entry !== undefined) cache!.store(ticket!, tokenHash!, entry);
+    }
   }
-  if (authenticated) {
+  if (cached !== undefined) ctx.caller = cached.caller;
+  else if (tokenHash !== null) {
     if (row?.caller_id === null || row?.caller_id === undefined) throw notAuthenticated('Invalid token.');
     if (!row.is_active) throw notAuthenticated('User inactive or deleted.');
     ctx.caller = { id: row.caller_id, username: row.username ?? '', isSuperuser: row.is_superuser === true };
@@ -270,7 +318,7 @@ export async function resolveRequestAccess(
   ctx.access = new AccessGrant(caller, new Set(row.permissions ?? []));
   // Only now, with every check passed, may the handler see the body row (read-with-access.ts).
   if (row.detail !== undefined && row.detail !== null) {
-    if (detail?.rawColumn !== undefined) row.detail[detail.rawColumn] = row.detail_raw;
+    if (detail?.rawColumn !== undefined) row.detail[detail.rawColumn] = detailRaw;
     ctx.prefetched = row.detail;
   }
 }
