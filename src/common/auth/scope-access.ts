@@ -124,8 +124,8 @@ interface AccessResult {
 }
 
 /**
- * The one statement a request runs to learn who calls (by the token's digest, $1, when there is a token),
- * which object its path names, whether the caller may see it and what the caller's teams grant on it.
+ * The one statement a request runs to learn who calls (by the token's digest or, for a caller the token cache
+ * knows, its user id: $1; see CallerSource), which object its path names, whether the caller may see it and what the caller's teams grant on it.
  * Every API request runs it before its handler, so it is a prepared statement, and a single round trip:
  * on this stack each extra statement costs more in socket writes than PostgreSQL spends answering it
  * (docs/performance.md). The permission rules are those of access-sql.ts, written for a non-superuser with
