@@ -99,6 +99,9 @@ function scopeOf(resource: string | undefined, a: string | undefined, b: string 
  */
 type CallerSource = 'anonymous' | 'token' | 'tokenFill' | 'id' | 'superuser';
 
+/** Whether the statement reads the caller from the token's digest ($1). */
+const readsToken = (source: CallerSource): boolean => source === 'token' || source === 'tokenFill';
+
 /** The access answer; a key the statement does not read is absent (no token, no scope, a superuser's rights). */
 interface AccessRow {
   caller_id?: number | null;
@@ -125,19 +128,20 @@ interface AccessResult {
 
 /**
  * The one statement a request runs to learn who calls (by the token's digest or, for a caller the token cache
- * knows, its user id: $1; see CallerSource), which object its path names, whether the caller may see it and what the caller's teams grant on it.
+ * knows, its user id: $1; see CallerSource), which object its path names, whether the caller may see it and
+ * what the caller's teams grant on it.
  * Every API request runs it before its handler, so it is a prepared statement, and a single round trip:
  * on this stack each extra statement costs more in socket writes than PostgreSQL spends answering it
  * (docs/performance.md). The permission rules are those of access-sql.ts, written for a non-superuser with
  * the caller's id taken from the row; for superusers the answer is ignored (they see and may do everything).
  *
- * The answer is ONE json column (`access`, an AccessRow), plus the raw text of a DetailRead.rawColumn. node-postgres
- * describes, parses and type-converts every column of every row it receives (pg's Result.addFields and parseRow
- * on each execution), so the nine columns this row had cost the driver more than the one JSON.parse of the same
- * values (docs/performance.md, "The access row as one column, session 17").
+ * The answer is ONE json column (`access`, an AccessRow), plus the raw text of a DetailRead.rawColumn.
+ * node-postgres describes, parses and type-converts every column of every row it receives (pg's
+ * Result.addFields and parseRow on each execution), so the nine columns this row had cost the driver more than
+ * the one JSON.parse of the same values (docs/performance.md, "The access row as one column, session 17").
  */
 function requestAccessSql(kind: ScopeKind | null, source: CallerSource, detail: DetailRead | null = null, forSuperuser = false): string {
-  const byToken = source === 'token' || source === 'tokenFill';
+  const byToken = readsToken(source);
   const first = byToken || source === 'id' ? 2 : 1;
   const ctes: string[] = [];
   const fields: Array<[keyof AccessRow, string]> = [];
@@ -242,8 +246,8 @@ function cacheEntryOf(row: AccessRow | undefined, scoped: boolean): CachedCaller
  * in the moment between a revocation's commit and its notification reaching this process; a read is as exact
  * as the cache, which the revocation e2e test holds to "refused on the next request, on every replica".
  *
- * With `superusers` (superuser-hints.ts), a scoped request that reads its token and whose token last belonged to a superuser runs the
- * statement without the caller's rights on the object, which a superuser's answer ignores and which cost most
+ * With `superusers` (superuser-hints.ts), a scoped request that reads its token and whose token last belonged
+ * to a superuser runs the statement without the caller's rights on the object, which a superuser's answer ignores and which cost most
  * of the statement's time (docs/performance.md, "Read floor, session 7"). The hint only picks the statement:
  * the token, its user's activity and superuser flag are still read in it, and when the user is no longer a
  * superuser the request asks again with the rights, so every answer is the one the full statement gives.
@@ -278,14 +282,14 @@ export async function resolveRequestAccess(
       : tokenHash === null ? 'anonymous'
       : kind !== null && !callerRequired && cache?.active === true ? 'tokenFill'
       : 'token';
-    const params: unknown[] = source === 'id' ? [cached!.caller.id] : source === 'token' || source === 'tokenFill' ? [tokenHash] : [];
+    const byToken = readsToken(source);
+    const params: unknown[] = source === 'id' ? [cached!.caller.id] : byToken ? [tokenHash] : [];
     if (scope !== null) params.push(...scope.params);
     // A read that the query string rules out (a search, say) is left to the handler: the plain statement.
     const queryParams = detail !== null && kind === detail.kind ? detailQueryParams(detail, ctx.query, ctx.links) : [];
     if (queryParams !== null) params.push(...queryParams);
     const ticket = cache?.beginFill();
     const read = queryParams === null ? null : detail;
-    const byToken = source === 'token' || source === 'tokenFill';
     const forSuperuser = byToken && kind !== null && superusers?.has(tokenHash!) === true;
     [{ access: row, detail_raw: detailRaw }] = await requestAccessStatement(kind, source, read, forSuperuser).run(dataSource, params);
     if (byToken) {
