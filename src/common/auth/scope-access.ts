@@ -247,10 +247,11 @@ function cacheEntryOf(row: AccessRow | undefined, scoped: boolean): CachedCaller
  * as the cache, which the revocation e2e test holds to "refused on the next request, on every replica".
  *
  * With `superusers` (superuser-hints.ts), a scoped request that reads its token and whose token last belonged
- * to a superuser runs the statement without the caller's rights on the object, which a superuser's answer ignores and which cost most
- * of the statement's time (docs/performance.md, "Read floor, session 7"). The hint only picks the statement:
- * the token, its user's activity and superuser flag are still read in it, and when the user is no longer a
- * superuser the request asks again with the rights, so every answer is the one the full statement gives.
+ * to a superuser runs the statement without the caller's rights on the object, which a superuser's answer
+ * ignores and which cost most of the statement's time (docs/performance.md, "Read floor, session 7"). The hint
+ * only picks the statement: the token, its user's activity and superuser flag are still read in it, and when
+ * the user is no longer a superuser the request asks again with the rights, so every answer is the one the full
+ * statement gives.
  */
 export async function resolveRequestAccess(
   dataSource: DataSource,
