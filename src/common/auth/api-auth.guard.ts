@@ -3,7 +3,8 @@ import { Reflector } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { DataSource } from 'typeorm';
-import { requestContextOf } from '../http/request-context';
+import { type RequestContext, requestContextOf } from '../http/request-context';
+import { KeptAnswerHit } from '../http/response-memo';
 import { AuthCacheService } from './auth-cache.service';
 import { parseAuthorizationHeader } from './authorization-header';
 import { NO_AUTHENTICATION_KEY } from './no-authentication';
@@ -13,6 +14,16 @@ import { resolveRequestAccess } from './scope-access';
 import { requestTokenHash } from './token-hash';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Everything a kept answer's body takes from the request (response-memo.ts): the links' origin and format
+ * (LinkBuilder.forRequest) and the path and query as sent. No part can hold a NUL (Node refuses it in a
+ * request line and in headers), so the parts cannot run into each other.
+ */
+function answerKeyOf(request: Request, ctx: RequestContext): string {
+  // A read dispatched in the pipeline never entered Express's router, which sets originalUrl (server-dispatch.ts).
+  return `${ctx.links.origin}\u0000${ctx.links.formatValue ?? ''}\u0000${request.originalUrl ?? request.url}`;
+}
 
 /** What the guard reads of a route's metadata, once per handler (reflect-metadata showed in every read's profile). */
 interface RouteAuthMetadata {
@@ -68,11 +79,19 @@ export class ApiAuthGuard implements CanActivate {
     const key = parseAuthorizationHeader(request.headers.authorization);
     // A GET detail route may have its body read by the access statement (read-with-access.ts).
     const detail = request.method === 'GET' || request.method === 'HEAD' ? route.detail : null;
-    await resolveRequestAccess(this.dataSource, request.path, ctx, key === null ? null : requestTokenHash(key), !SAFE_METHODS.has(request.method), this.authCache.cache, detail, this.authCache.superusers);
+    await resolveRequestAccess(this.dataSource, request.path, ctx, key === null ? null : requestTokenHash(key), !SAFE_METHODS.has(request.method), {
+      cache: this.authCache.cache,
+      detail,
+      superusers: this.authCache.superusers,
+      answers: this.authCache.answers,
+      answerKey: detail?.version === undefined ? undefined : answerKeyOf(request, ctx),
+    });
     // DRF's order for writes (check-order.ts): the route's permission and object checks, before any pipe
     // validates the body.
     const rule = route.rule;
     if (rule !== undefined) await enforceCheckOrder(this.dataSource, ctx, request.params as Record<string, string>, rule);
+    // The answer kept for this request is current (response-memo.ts): the exception filter sends it.
+    if (ctx.keptAnswer !== null) throw new KeptAnswerHit(ctx.keptAnswer);
     return true;
   }
 }

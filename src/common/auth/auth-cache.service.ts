@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { NotificationListener } from '../../database/notification-listener';
 import { AUTH_CHANNEL, poolNotifications } from '../../database/pool-notifications';
+import { ResponseMemo } from '../http/response-memo';
 import { SuperuserHints } from './superuser-hints';
 import { TokenCache } from './token-cache';
 
@@ -19,6 +20,8 @@ export class AuthCacheService implements OnApplicationBootstrap, OnApplicationSh
   readonly cache = new TokenCache();
   /** Which statement a superuser's scoped request runs (superuser-hints.ts); needs no invalidation. */
   readonly superusers = new SuperuserHints();
+  /** Detail answers kept by their rows' versions (response-memo.ts); checked by every request, no invalidation. */
+  readonly answers = new ResponseMemo();
   private listener: NotificationListener | undefined;
   private readonly invalidate = (): void => this.cache.invalidate();
 

@@ -39,7 +39,21 @@ export interface DetailRead {
    * escaping each of its quotes for the handler to unescape again.
    */
   rawColumn?: string;
+  /**
+   * A SELECT of one text column `v` over the same parameters (path, then query) naming the versions of every
+   * row the body is built from: the `xmin` of each, and what the body takes from other rows that is not a
+   * column of a row named here (an add-on's id, a count). With it, the 200 answer is kept in this process
+   * (response-memo.ts) and the next request for it sends the version it holds; the statement then builds the
+   * body only when the rows changed. It must name everything the body reads, or a changed body is missed.
+   */
+  version?(first: number): string;
 }
+
+/**
+ * The `v` column of a DetailRead.version: the database server's start (a different server behind the same
+ * URL never matches, response-memo.ts) and then each part in its place, NULL as nothing.
+ */
+export const versionColumn = (...parts: string[]): string => `concat(pg_postmaster_start_time(), ${parts.map((part) => `'/', ${part}`).join(', ')}) AS v`;
 
 export const DETAIL_READ_KEY = 'glossa:detailRead';
 

@@ -3,6 +3,7 @@ import { PreparedStatement } from '../../database/prepared-statement';
 import { notAuthenticated, notFound } from '../http/api-errors';
 import type { ApiCaller, RequestContext } from '../http/request-context';
 import type { LinkBuilder } from '../links/link-builder';
+import type { KeptAnswer, ResponseMemo } from '../http/response-memo';
 import { globalPermissionsSql, parameterizedCaller, scopeQuerySql, type ScopeShape } from './access-sql';
 import type { DetailRead } from './read-with-access';
 import type { SuperuserHints } from './superuser-hints';
@@ -114,8 +115,10 @@ interface AccessRow {
   permissions?: string[] | null;
   /** `tokenFill` on a scoped path: the permissions the caller's teams grant regardless of scope. */
   global_permissions?: string[] | null;
-  /** The route's body row (read-with-access.ts), when it declared one. */
+  /** The route's body row (read-with-access.ts), when it declared one; null when `version` is the one held. */
   detail?: Record<string, unknown> | null;
+  /** The version of the body's rows (DetailRead.version), when the route names them. */
+  version?: string | null;
 }
 
 const CALLER_BY_TOKEN = `SELECT u.id, u.username, u.is_superuser, u.is_active FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.key_hash = $1`;
@@ -142,7 +145,9 @@ interface AccessResult {
  */
 function requestAccessSql(kind: ScopeKind | null, source: CallerSource, detail: DetailRead | null = null, forSuperuser = false): string {
   const byToken = readsToken(source);
-  const first = byToken || source === 'id' ? 2 : 1;
+  // A read that names its rows' versions takes the version this process holds first (response-memo.ts).
+  const heldVersion = detail?.version !== undefined ? (byToken || source === 'id' ? 2 : 1) : null;
+  const first = (byToken || source === 'id' ? 2 : 1) + (heldVersion === null ? 0 : 1);
   const ctes: string[] = [];
   const fields: Array<[keyof AccessRow, string]> = [];
   const joins: string[] = [];
@@ -175,14 +180,25 @@ function requestAccessSql(kind: ScopeKind | null, source: CallerSource, detail: 
       const ids = { project: 'scope.project_id', component: 'scope.component_id', language: 'scope.language_id' };
       joins.push(`LEFT JOIN LATERAL (${scopeQuerySql(caller, ids, SCOPE_SHAPES[kind])}) access ON scope.project_id IS NOT NULL`);
     }
-    if (detail !== null && detail.rawColumn === undefined) fields.push(['detail', `(SELECT to_json(detail) FROM (${detail.sql(first)}) detail)`]);
-    else if (detail !== null) {
+    // With a version, the body's rows are read only when their version is not the one held ($heldVersion): a
+    // CASE evaluates its subquery only when taken, and a WHERE on outer values alone is a one-time filter that
+    // skips the scan.
+    let changed: string | null = null;
+    if (detail?.version !== undefined) {
+      joins.push(`LEFT JOIN LATERAL (${detail.version(first)}) version ON TRUE`);
+      fields.push(['version', 'version.v']);
+      changed = `version.v IS DISTINCT FROM $${heldVersion}`;
+    }
+    if (detail !== null && detail.rawColumn === undefined) {
+      const body = `(SELECT to_json(detail) FROM (${detail.sql(first)}) detail)`;
+      fields.push(['detail', changed === null ? body : `CASE WHEN ${changed} THEN ${body} END`]);
+    } else if (detail !== null) {
       // jsonb, whose `-` leaves the raw column out of the row's JSON: only the small rest is written as JSON.
       // OFFSET 0 keeps PostgreSQL from pulling the SELECT up into this one: pulled up, each of the two
       // references to the raw column is its own copy of the column's expression, and a unit's JSON was built
       // twice per request (docs/performance.md, "Detail reads, session 15").
       joins.push(
-        `LEFT JOIN LATERAL (SELECT to_jsonb(d) - '${detail.rawColumn}' AS detail, d.${detail.rawColumn} AS detail_raw FROM ((${detail.sql(first)}) OFFSET 0) d) detail_read ON TRUE`,
+        `LEFT JOIN LATERAL (SELECT to_jsonb(d) - '${detail.rawColumn}' AS detail, d.${detail.rawColumn} AS detail_raw FROM ((${detail.sql(first)}) OFFSET 0) d${changed === null ? '' : ` WHERE ${changed}`}) detail_read ON TRUE`,
       );
       fields.push(['detail', 'detail_read.detail']);
       rawColumn = ', detail_read.detail_raw';
@@ -252,6 +268,10 @@ function cacheEntryOf(row: AccessRow | undefined, scoped: boolean): CachedCaller
  * only picks the statement: the token, its user's activity and superuser flag are still read in it, and when
  * the user is no longer a superuser the request asks again with the rights, so every answer is the one the full
  * statement gives.
+ *
+ * With `answers` and a `detail` that names its rows' versions, the statement builds the body only when the
+ * version differs from the answer this process keeps under `answerKey` (response-memo.ts); when it does not,
+ * and every check passed, ctx.keptAnswer is that answer. Otherwise ctx.pendingAnswer has the body kept.
  */
 export async function resolveRequestAccess(
   dataSource: DataSource,
@@ -259,10 +279,9 @@ export async function resolveRequestAccess(
   ctx: RequestContext,
   tokenHash: string | null,
   callerRequired: boolean,
-  cache?: TokenCache,
-  detail: DetailRead | null = null,
-  superusers?: SuperuserHints,
+  options: AccessOptions = {},
 ): Promise<void> {
+  const { cache, detail = null, superusers, answers, answerKey } = options;
   const parts = path.split('/').filter((part) => part !== '').map(decode);
   const [, resource, a, b, c] = parts;
   const scope = scopeOf(resource, a, b, c);
@@ -276,6 +295,7 @@ export async function resolveRequestAccess(
   }
   let row: AccessRow | undefined;
   let detailRaw: string | null | undefined;
+  let kept: KeptAnswer | undefined;
   if (tokenHash !== null || scope !== null) {
     const kind = scope?.kind ?? null;
     const source: CallerSource =
@@ -285,12 +305,16 @@ export async function resolveRequestAccess(
       : 'token';
     const byToken = readsToken(source);
     const params: unknown[] = source === 'id' ? [cached!.caller.id] : byToken ? [tokenHash] : [];
-    if (scope !== null) params.push(...scope.params);
     // A read that the query string rules out (a search, say) is left to the handler: the plain statement.
-    const queryParams = detail !== null && kind === detail.kind ? detailQueryParams(detail, ctx.query, ctx.links) : [];
+    const queryParams = detail !== null && kind === detail.kind ? detailQueryParams(detail, ctx.query, ctx.links) : null;
+    const read = queryParams === null ? null : detail;
+    if (read?.version !== undefined) {
+      kept = answers !== undefined && answerKey !== undefined ? answers.get(answerKey) : undefined;
+      params.push(kept?.version ?? null);
+    }
+    if (scope !== null) params.push(...scope.params);
     if (queryParams !== null) params.push(...queryParams);
     const ticket = cache?.beginFill();
-    const read = queryParams === null ? null : detail;
     const forSuperuser = byToken && kind !== null && superusers?.has(tokenHash!) === true;
     [{ access: row, detail_raw: detailRaw }] = await requestAccessStatement(kind, source, read, forSuperuser).run(dataSource, params);
     if (byToken) {
@@ -321,11 +345,30 @@ export async function resolveRequestAccess(
   if (!caller?.isSuperuser && (!row.visible || !row.project_visible)) throw notFound();
   ctx.scopeFound = true;
   ctx.access = new AccessGrant(caller, new Set(row.permissions ?? []));
-  // Only now, with every check passed, may the handler see the body row (read-with-access.ts).
+  // Only now, with every check passed, may the answer kept or the body row be used (read-with-access.ts).
+  if (row.version !== undefined && row.version !== null && answers !== undefined && answerKey !== undefined) {
+    if (kept !== undefined && kept.version === row.version) {
+      ctx.keptAnswer = kept;
+      return;
+    }
+    ctx.pendingAnswer = { memo: answers, key: answerKey, version: row.version };
+  }
   if (row.detail !== undefined && row.detail !== null) {
     if (detail?.rawColumn !== undefined) row.detail[detail.rawColumn] = detailRaw;
     ctx.prefetched = row.detail;
   }
+}
+
+/** What a request's access resolution may use beside the database (the guard's per-process helpers). */
+export interface AccessOptions {
+  /** The token cache (token-cache.ts); reads take the caller from it. */
+  cache?: TokenCache;
+  /** The route's body read (read-with-access.ts), for GET and HEAD. */
+  detail?: DetailRead | null;
+  superusers?: SuperuserHints;
+  /** Answers kept by their rows' versions (response-memo.ts), and this request's key in it. */
+  answers?: ResponseMemo;
+  answerKey?: string;
 }
 
 /**

@@ -3,7 +3,8 @@ import type { Response } from 'express';
 import { isStatementTimeout } from '../../database/statement-timeout';
 import { ApiError, ApiValidationError, defaultDetail } from './api-errors';
 import { NotModified } from './preconditions';
-import { sendJson, sendNotModified } from './send-json';
+import { KeptAnswerHit } from './response-memo';
+import { sendJson, sendNotModified, sendRead } from './send-json';
 
 /** The body of a request whose statement hit STATEMENT_TIMEOUT_MS. */
 export const STATEMENT_TIMEOUT_DETAIL = 'The request took too long.';
@@ -24,6 +25,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
+    if (exception instanceof KeptAnswerHit) {
+      // The auth guard found the answer kept for this request current (response-memo.ts): it is the response.
+      if (!response.headersSent) sendRead(response, exception.answer);
+      return;
+    }
     if (exception instanceof NotModified) {
       if (!response.headersSent) sendNotModified(response, exception.etag);
       return;

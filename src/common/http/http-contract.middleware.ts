@@ -92,7 +92,10 @@ export function installJsonWriter(server: { response: Response }): void {
   server.response.json = function json(this: Response, body: unknown): Response {
     const context = requestContextOfResponse(this);
     if (context === undefined) return expressJson.call(this, body);
-    sendJson(this, this.statusCode, body, context.etag);
+    const sent = sendJson(this, this.statusCode, body, context.etag);
+    // A detail read whose rows' version the auth guard read keeps its answer (response-memo.ts).
+    const pending = context.pendingAnswer;
+    if (sent !== null && pending !== null) pending.memo.keep(pending.key, pending.version, sent.payload, sent.byteLength, sent.etag);
     return this;
   };
 }

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { LinkBuilder } from '../links/link-builder';
 import type { PageContext } from '../pagination/list-envelope';
 import { noneMatchHits, NotModified, versionTag } from './preconditions';
+import type { KeptAnswer, PendingAnswer } from './response-memo';
 
 /** The caller as the API's rules need it; null for anonymous requests. */
 export interface ApiCaller {
@@ -25,6 +26,13 @@ export class RequestContext implements PageContext {
   prefetched: unknown = undefined;
   /** The entity tag of this response when the handler derived it from row versions (see useVersionTag). */
   etag: string | null = null;
+  /**
+   * Set by the auth guard when the answer this process keeps for the request (response-memo.ts) was built from
+   * the rows' current versions: the guard then answers with it, and the handler does not run.
+   */
+  keptAnswer: KeptAnswer | null = null;
+  /** Set by the auth guard when this request's 200 body is to be kept, with the version of its rows. */
+  pendingAnswer: PendingAnswer | null = null;
 
   constructor(
     readonly links: LinkBuilder,

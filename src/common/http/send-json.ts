@@ -13,22 +13,42 @@ import { entityTag, noneMatchHits } from './preconditions';
  * (serializeJsonPayload), which are hashed, measured and sent without being encoded again. The hash and
  * Content-Length are of the UTF-8 bytes either way.
  */
-export function sendJson(response: Response, status: number, body: unknown, versionEtag: string | null = null): void {
+export function sendJson(response: Response, status: number, body: unknown, versionEtag: string | null = null): SentRead | null {
   const payload = serializeJsonPayload(body);
+  const byteLength = typeof payload === 'string' ? Buffer.byteLength(payload, 'utf8') : payload.length;
   const method = response.req?.method;
   if (status === 200 && (method === 'GET' || method === 'HEAD')) {
     // Every successful read carries its validator; a client holding it gets 304 without the body (preconditions.ts).
     // A tag the handler derived from row versions replaces the hash of the bytes.
-    const etag = versionEtag ?? entityTag(payload);
-    if (noneMatchHits(response.req.headers['if-none-match'], etag)) {
-      sendNotModified(response, etag);
-      return;
-    }
-    response.setHeader('ETag', etag);
+    const sent: SentRead = { payload, byteLength, etag: versionEtag ?? entityTag(payload) };
+    sendRead(response, sent);
+    return sent;
   }
+  writeJson(response, status, payload, byteLength);
+  return null;
+}
+
+/** A read's 200 answer as sent: the body's bytes and their entity tag. */
+export interface SentRead {
+  payload: string | Buffer;
+  byteLength: number;
+  etag: string;
+}
+
+/** Sends a read's 200 answer, or 304 when the request's If-None-Match names its tag (also a kept answer's). */
+export function sendRead(response: Response, sent: SentRead): void {
+  if (noneMatchHits(response.req.headers['if-none-match'], sent.etag)) {
+    sendNotModified(response, sent.etag);
+    return;
+  }
+  response.setHeader('ETag', sent.etag);
+  writeJson(response, 200, sent.payload, sent.byteLength);
+}
+
+function writeJson(response: Response, status: number, payload: string | Buffer, byteLength: number): void {
   response.statusCode = status;
   response.setHeader('Content-Type', 'application/json');
-  response.setHeader('Content-Length', String(typeof payload === 'string' ? Buffer.byteLength(payload, 'utf8') : payload.length));
+  response.setHeader('Content-Length', String(byteLength));
   response.end(payload);
 }
 

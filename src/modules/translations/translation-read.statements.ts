@@ -1,8 +1,9 @@
-import type { DetailRead } from '../../common/auth/read-with-access';
+import { type DetailRead, versionColumn } from '../../common/auth/read-with-access';
 import { parsePageRequest } from '../../common/pagination/page-params';
 import { entityFromJson } from '../../database/entity-json';
 import { PreparedStatement } from '../../database/prepared-statement';
 import type { Component } from '../components/component.entity';
+import { COMPONENT_ADDON_IDS } from '../components/component-read.statement';
 import type { Language } from '../languages/language.entity';
 import type { Project } from '../projects/project.entity';
 import type { User } from '../users/user.entity';
@@ -38,17 +39,23 @@ const TRANSLATION_COLUMNS = `to_json(t) AS t, t.last_change::text AS last_change
   CASE WHEN la.id IS NULL THEN NULL ELSE json_build_object('username', la.username, 'full_name', la.full_name) END AS last_author`;
 
 /** `/api/translations/<p>/<c>/<language>/`: the language is found by its code (languages.code), as before. */
-const translationDetailSql = (n: number): string =>
-  `SELECT ${TRANSLATION_COLUMNS}, to_json(c) AS c, to_json(p) AS p, to_json(sl) AS sl,
-          (SELECT COALESCE(array_agg(a.id ORDER BY a.id), '{}') FROM addons a WHERE a.component_id = c.id) AS addon_ids
-     FROM translations t JOIN languages l ON l.id = t.language_id JOIN components c ON c.id = t.component_id
+const translationFrom = (n: number): string =>
+  `FROM translations t JOIN languages l ON l.id = t.language_id JOIN components c ON c.id = t.component_id
      JOIN projects p ON p.id = c.project_id JOIN languages sl ON sl.id = c.source_language_id
      LEFT JOIN users la ON la.id = t.last_author_id
     WHERE p.slug = $${n} AND c.slug = $${n + 1} AND l.code = $${n + 2}`;
+const translationDetailSql = (n: number): string =>
+  `SELECT ${TRANSLATION_COLUMNS}, to_json(c) AS c, to_json(p) AS p, to_json(sl) AS sl, ${COMPONENT_ADDON_IDS} AS addon_ids ${translationFrom(n)}`;
 const TRANSLATION_DETAIL = new PreparedStatement<DetailRow>(translationDetailSql(1));
 
 /** The detail's body read by the auth guard's statement (read-with-access.ts); the path's parameters match. */
-export const TRANSLATION_DETAIL_READ: DetailRead = { kind: 'translation', sql: translationDetailSql };
+export const TRANSLATION_DETAIL_READ: DetailRead = {
+  kind: 'translation',
+  sql: translationDetailSql,
+  // The body is these rows (the last author's names), the add-ons' ids and the request's links
+  // (toTranslationResponse); the translation's statistics and last change are its own columns.
+  version: (n) => `SELECT ${versionColumn('t.xmin', 'l.xmin', 'c.xmin', 'p.xmin', 'sl.xmin', 'la.xmin', COMPONENT_ADDON_IDS)} ${translationFrom(n)}`,
+};
 
 /**
  * A page of a component's translations ordered by id, with the component's count of translations: one row
@@ -82,17 +89,27 @@ interface ComponentPageRow {
  * and component, then the page size and offset from the query string. `page=last` needs the count first and a
  * page parsePageRequest refuses is the handler's to answer, so both are left to the handler (null).
  */
+/**
+ * The page's translations `t` (`columns` of them; `*` leaves out system columns such as xmin) with their
+ * language `l` and last author `la` ($n + 2 = size, $n + 3 = offset).
+ */
+const pageRows = (n: number, columns = '*'): string =>
+  `FROM (SELECT ${columns} FROM translations tp WHERE tp.component_id = c.id ORDER BY tp.id LIMIT $${n + 2} OFFSET $${n + 3}) t
+   JOIN languages l ON l.id = t.language_id LEFT JOIN users la ON la.id = t.last_author_id`;
+const componentOfPath = (n: number): string => `FROM components c JOIN projects p ON p.id = c.project_id WHERE p.slug = $${n} AND c.slug = $${n + 1}`;
+const TRANSLATION_COUNT = `(SELECT count(*)::int FROM translations WHERE component_id = c.id)`;
+
 export const COMPONENT_TRANSLATIONS_READ: DetailRead = {
   kind: 'component',
   sql: (n) =>
-    `SELECT p.slug AS project_slug, c.slug AS component_slug,
-            (SELECT count(*)::int FROM translations WHERE component_id = c.id) AS total,
-            (SELECT json_agg(item ORDER BY item.id)
-               FROM (SELECT t.id, ${TRANSLATION_COLUMNS}
-                       FROM (SELECT * FROM translations tp WHERE tp.component_id = c.id ORDER BY tp.id LIMIT $${n + 2} OFFSET $${n + 3}) t
-                       JOIN languages l ON l.id = t.language_id LEFT JOIN users la ON la.id = t.last_author_id) item) AS items
-       FROM components c JOIN projects p ON p.id = c.project_id
-      WHERE p.slug = $${n} AND c.slug = $${n + 1}`,
+    `SELECT p.slug AS project_slug, c.slug AS component_slug, ${TRANSLATION_COUNT} AS total,
+            (SELECT json_agg(item ORDER BY item.id) FROM (SELECT t.id, ${TRANSLATION_COLUMNS} ${pageRows(n)}) item) AS items
+       ${componentOfPath(n)}`,
+  // The envelope is the count and the request's links; each item its translation's, language's and last
+  // author's rows; the component and project give their slugs.
+  version: (n) =>
+    `SELECT ${versionColumn('c.xmin', 'p.xmin', TRANSLATION_COUNT, `(SELECT string_agg(concat(t.id, ',', t.xmin, ',', l.xmin, ',', la.xmin), ';' ORDER BY t.id) ${pageRows(n, 'tp.id, tp.xmin, tp.language_id, tp.last_author_id')})`)}
+       ${componentOfPath(n)}`,
   queryParams: (query) => {
     const request = parsePageRequest(query);
     if (request.page === 'last') return null;
