@@ -12,16 +12,16 @@ describe('heapFlagsFor', () => {
     expect(heapFlagsFor({ DATABASE_URL: '  ' })).toEqual(EMBEDDED_HEAP_FLAGS);
   });
 
-  it('differs only in the young generation', () => {
+  it('differs in the young generation, and the embedded database has one V8 worker thread', () => {
     expect(POSTGRES_HEAP_FLAGS).toEqual(['--max-semi-space-size=16', '--max-old-space-size=256']);
-    expect(EMBEDDED_HEAP_FLAGS).toEqual(['--max-semi-space-size=4', '--max-old-space-size=256']);
+    expect(EMBEDDED_HEAP_FLAGS).toEqual(['--max-semi-space-size=4', '--max-old-space-size=256', '--v8-pool-size=1']);
   });
 
   it("are the limits on package.json's start line (npm start's process starts with the embedded ones)", () => {
     // Jest runs from the repository root (jest.config.cjs).
     const manifest = JSON.parse(readFileSync(path.join(process.cwd(), 'package.json'), 'utf8')) as { scripts: { start: string } };
     const words = manifest.scripts.start.split(/\s+/);
-    expect(words.filter((word) => /^--max-(semi|old)-space-size=/.test(word))).toEqual([...EMBEDDED_HEAP_FLAGS]);
+    expect(words.filter((word) => /^--(max-(semi|old)-space-size|v8-pool-size)=/.test(word))).toEqual([...EMBEDDED_HEAP_FLAGS]);
   });
 });
 
@@ -48,5 +48,13 @@ describe('withHeapFlags', () => {
 
   it('is not fooled by a longer flag name', () => {
     expect(withHeapFlags(['--max-old-space-size-extra=1'], [])).toEqual(['--max-old-space-size-extra=1']);
+  });
+
+  it("drops the embedded database's worker pool size for PostgreSQL, in either spelling", () => {
+    expect(withHeapFlags(['--no-concurrent-recompilation', ...EMBEDDED_HEAP_FLAGS], POSTGRES_HEAP_FLAGS)).toEqual([
+      '--no-concurrent-recompilation',
+      ...POSTGRES_HEAP_FLAGS,
+    ]);
+    expect(withHeapFlags(['--v8-pool-size', '2', '--inspect'], POSTGRES_HEAP_FLAGS)).toEqual(['--inspect', ...POSTGRES_HEAP_FLAGS]);
   });
 });

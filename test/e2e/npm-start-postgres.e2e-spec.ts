@@ -61,11 +61,12 @@ function isRunning(pid: number): boolean {
     const server = new NpmStart(await freePort(), env);
     try {
       await server.start();
-      expect(commandLineOf(server.pid).filter((word) => word.startsWith('--max-'))).toEqual([...EMBEDDED_HEAP_FLAGS]);
+      const isMemoryFlag = (word: string): boolean => word.startsWith('--max-') || word.startsWith('--v8-pool-size');
+      expect(commandLineOf(server.pid).filter(isMemoryFlag)).toEqual([...EMBEDDED_HEAP_FLAGS]);
       const [child, ...others] = childrenOf(server.pid);
       expect(others).toEqual([]);
       const childLine = commandLineOf(child);
-      expect(childLine.filter((word) => word.startsWith('--max-'))).toEqual([...POSTGRES_HEAP_FLAGS]);
+      expect(childLine.filter(isMemoryFlag)).toEqual([...POSTGRES_HEAP_FLAGS]);
       expect(childLine).toContain('--no-concurrent-recompilation');
       expect(path.relative(process.cwd(), childLine[childLine.length - 1])).toBe(path.join('dist', 'main.js'));
       const api = await server.fetch('/api/projects/', { headers: { Authorization: `Token ${TEST_ADMIN_TOKEN}` } });
