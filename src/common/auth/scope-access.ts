@@ -145,9 +145,10 @@ interface AccessResult {
  */
 function requestAccessSql(kind: ScopeKind | null, source: CallerSource, detail: DetailRead | null = null, forSuperuser = false): string {
   const byToken = readsToken(source);
-  // A read that names its rows' versions takes the version this process holds first (response-memo.ts).
-  const heldVersion = detail?.version !== undefined ? (byToken || source === 'id' ? 2 : 1) : null;
-  const first = (byToken || source === 'id' ? 2 : 1) + (heldVersion === null ? 0 : 1);
+  const callerParams = byToken || source === 'id' ? 1 : 0;
+  // A read that names its rows' versions takes the version this process holds next (response-memo.ts).
+  const heldVersion = detail?.version !== undefined ? callerParams + 1 : null;
+  const first = callerParams + (heldVersion === null ? 1 : 2);
   const ctes: string[] = [];
   const fields: Array<[keyof AccessRow, string]> = [];
   const joins: string[] = [];
