@@ -1,7 +1,7 @@
 /**
  * V8's heap limits, and the size of its worker pool, for the database the server runs on. V8 fixes them when
- * the process starts, so they are Node.js flags: `npm start` (src/start.ts) and the container image (scripts/container-entrypoint.sh) pick
- * them from `DATABASE_URL` before the server's process starts.
+ * the process starts, so they are Node.js flags: `npm start` (src/start.ts) and the container image
+ * (scripts/container-entrypoint.sh) pick them from `DATABASE_URL` before the server's process starts.
  *
  * The embedded database (PGlite) runs in the server's process, and a laptop demo should fit in 300 MB
  * resident (issue 15 item 3): a 4 MB semi-space and a 256 MB old generation keep the server under that after

@@ -95,7 +95,7 @@ export function installJsonWriter(server: { response: Response }): void {
     const sent = sendJson(this, this.statusCode, body, context.etag);
     // A detail read whose rows' version the auth guard read keeps its answer (response-memo.ts).
     const pending = context.pendingAnswer;
-    if (sent !== null && pending !== null) pending.memo.keep(pending.key, pending.version, sent.payload, sent.byteLength, sent.etag);
+    if (sent !== null && pending !== null) pending.memo.keep(pending.key, pending.version, sent);
     return this;
   };
 }

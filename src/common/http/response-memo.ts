@@ -23,14 +23,14 @@
  * bytes, least recently used first out; a body above MAX_ENTRY_BYTES is not kept.
  */
 
-/** What was sent for a key, and the rows' version it was built from. */
-export interface KeptAnswer {
+import type { SentRead } from './send-json';
+
+/** What was sent for a key (as sendJson sent it), and the rows' version it was built from. */
+export interface KeptAnswer extends SentRead {
   readonly version: string;
-  /** The body as sendJson sent it: a string for small bodies, UTF-8 bytes for large ones. */
-  readonly payload: string | Buffer;
-  readonly byteLength: number;
-  readonly etag: string;
   readonly keptAt: number;
+  /** What the entry counts against the memo's bytes: the body, the key and the version. */
+  readonly size: number;
 }
 
 /** A response on its way, whose 200 body is to be kept under `key` with `version` (set by the auth guard). */
@@ -86,21 +86,21 @@ export class ResponseMemo {
   }
 
   /** Keeps what was sent for `key`, built from rows at `version`; replaces what was kept before. */
-  keep(key: string, version: string, payload: string | Buffer, byteLength: number, etag: string): void {
+  keep(key: string, version: string, sent: SentRead): void {
     const previous = this.entries.get(key);
     if (previous !== undefined) this.remove(key, previous);
-    const size = byteLength + key.length + version.length;
+    const size = sent.byteLength + key.length + version.length;
     if (size > MAX_ENTRY_BYTES || size > this.capacityBytes) return;
     while (this.bytes + size > this.capacityBytes) {
       const [oldestKey, oldest] = this.entries.entries().next().value as [string, KeptAnswer];
       this.remove(oldestKey, oldest);
     }
-    this.entries.set(key, { version, payload, byteLength, etag, keptAt: this.now() });
+    this.entries.set(key, { payload: sent.payload, byteLength: sent.byteLength, etag: sent.etag, version, keptAt: this.now(), size });
     this.bytes += size;
   }
 
   private remove(key: string, entry: KeptAnswer): void {
     this.entries.delete(key);
-    this.bytes -= entry.byteLength + key.length + entry.version.length;
+    this.bytes -= entry.size;
   }
 }

@@ -57,6 +57,9 @@ export const TRANSLATION_DETAIL_READ: DetailRead = {
   version: (n) => `SELECT ${versionColumn('t.xmin', 'l.xmin', 'c.xmin', 'p.xmin', 'sl.xmin', 'la.xmin', COMPONENT_ADDON_IDS)} ${translationFrom(n)}`,
 };
 
+/** The count of the translations of the component `c` of the caller's FROM. */
+const TRANSLATION_COUNT = `(SELECT count(*)::int FROM translations WHERE component_id = c.id)`;
+
 /**
  * A page of a component's translations ordered by id, with the component's count of translations: one row
  * with t null when the page is empty, none when the component does not exist ($3 = size, $4 = offset).
@@ -64,7 +67,7 @@ export const TRANSLATION_DETAIL_READ: DetailRead = {
 const COMPONENT_TRANSLATIONS = new PreparedStatement<ComponentListRow>(
   `WITH co AS MATERIALIZED (
      SELECT c.id, c.slug AS component_slug, p.slug AS project_slug,
-            (SELECT count(*)::int FROM translations WHERE component_id = c.id) AS total
+            ${TRANSLATION_COUNT} AS total
        FROM components c JOIN projects p ON p.id = c.project_id WHERE p.slug = $1 AND c.slug = $2
    )
    SELECT co.project_slug, co.component_slug, co.total, ${TRANSLATION_COLUMNS}
@@ -97,7 +100,6 @@ const pageRows = (n: number, columns = '*'): string =>
   `FROM (SELECT ${columns} FROM translations tp WHERE tp.component_id = c.id ORDER BY tp.id LIMIT $${n + 2} OFFSET $${n + 3}) t
    JOIN languages l ON l.id = t.language_id LEFT JOIN users la ON la.id = t.last_author_id`;
 const componentOfPath = (n: number): string => `FROM components c JOIN projects p ON p.id = c.project_id WHERE p.slug = $${n} AND c.slug = $${n + 1}`;
-const TRANSLATION_COUNT = `(SELECT count(*)::int FROM translations WHERE component_id = c.id)`;
 
 export const COMPONENT_TRANSLATIONS_READ: DetailRead = {
   kind: 'component',
