@@ -9,8 +9,10 @@ import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 // wraps the body's SELECT to split the raw column from the rest of the row; PostgreSQL pulled that SELECT up
 // into the wrapper, and each of the wrapper's two references to the raw column became its own copy of the
 // column's expression, so every unit detail built the unit's JSON, labels subquery included, twice
-// (docs/performance.md, "Detail reads, session 15"). The statement a real request sends is captured and its plan
-// read: the unit's labels are looked up by one subplan.
+// (docs/performance.md, "Detail reads, session 15"). The unit's row also names its project, component and
+// language (DetailRead.selectsScope), so the statement finds the unit and its translation once, not once for
+// the access check and again for the body (docs/performance.md, "The unit detail against its floor, session 20").
+// The statement a real request sends is captured and its plan read.
 
 describe('the plan of a detail read with a raw JSON body', () => {
   let app: TestApp;
@@ -29,11 +31,11 @@ describe('the plan of a detail read with a raw JSON body', () => {
   });
 
   for (const caller of ['superuser', 'anonymous'] as const) {
-    it(`unit detail (${caller}): one statement, whose plan reads the unit's labels once`, async () => {
+    it(`unit detail (${caller}): one statement, whose plan reads the unit, its translation and its labels once`, async () => {
       const unitId = content.translations[0].unitIds[1];
       const request = app.http().get(`/api/units/${unitId}/`);
-      // The guard's statement is the one that reads a detail body (scope-access.ts).
-      const { result: response, statements } = await captureStatements('detail_read', async () =>
+      // The guard's statement reads the unit's JSON (scope-access.ts); the handler's own read would be a second one.
+      const { result: response, statements } = await captureStatements('unit_json', async () =>
         caller === 'superuser' ? request.set('Authorization', `Token ${TEST_ADMIN_TOKEN}`) : request,
       );
       expect(response.status).toBe(200);
@@ -41,7 +43,10 @@ describe('the plan of a detail read with a raw JSON body', () => {
       expect(response.body.labels).toEqual([]);
       expect(statements).toHaveLength(1);
       const nodes = planNodesOf(await planOf(client, statements[0]));
-      expect(nodes.filter((node) => node['Relation Name'] === 'unit_labels')).toHaveLength(1);
+      const reads = (relation: string) => nodes.filter((node) => node['Relation Name'] === relation);
+      expect(reads('unit_labels')).toHaveLength(1);
+      expect(reads('units')).toHaveLength(1);
+      expect(reads('translations')).toHaveLength(1);
     });
   }
 });

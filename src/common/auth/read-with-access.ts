@@ -40,6 +40,14 @@ export interface DetailRead {
    */
   rawColumn?: string;
   /**
+   * Whether the SELECT's row also names the object the path names, in the columns the kind's lookup answers
+   * (`project_id`, `component_id`, `language_id`; scope-access.ts SCOPE_LOOKUPS). The guard's statement then
+   * takes the object from this row instead of a lookup of its own, which read the same rows again (a unit's
+   * translation and component: docs/performance.md, "The unit detail against its floor, session 20"). Only
+   * with a `rawColumn` and without a `version`; the handler then receives the raw column alone.
+   */
+  selectsScope?: boolean;
+  /**
    * A SELECT of one text column `v` over the same parameters (path, then query) naming the versions of every
    * row the body is built from: the `xmin` of each, and what the body takes from other rows that is not a
    * column of a row named here (an add-on's id, a count). With it, the 200 answer is kept in this process

@@ -171,9 +171,15 @@ function requestAccessSql(kind: ScopeKind | null, source: CallerSource, detail: 
       fields.push(['global_permissions', 'global.permissions']);
       joins.push(`LEFT JOIN LATERAL (${globalPermissionsSql(caller)}) global ON caller.id IS NOT NULL`);
     }
-    ctes.push(`scope AS (${SCOPE_LOOKUPS[kind](first)})`);
+    // A body row that names the object (DetailRead.selectsScope) is the scope: the object is read once. OFFSET 0
+    // keeps the row's JSON from being pulled up and built once per reference (as for detail_read below).
+    const scopeFromBody = detail !== null && detail.selectsScope === true && detail.rawColumn !== undefined && detail.version === undefined;
+    if (scopeFromBody) joins.push(`LEFT JOIN LATERAL ((${detail.sql(first)}) OFFSET 0) scope ON TRUE`);
+    else {
+      ctes.push(`scope AS (${SCOPE_LOOKUPS[kind](first)})`);
+      joins.push('LEFT JOIN scope ON TRUE');
+    }
     fields.push(['project_id', 'scope.project_id']);
-    joins.push('LEFT JOIN scope ON TRUE');
     // A superuser's rights are not read: a superuser sees and may do everything (resolveRequestAccess checks
     // that the row's caller is one, and asks again with the rights otherwise).
     if (!forSuperuser && source !== 'superuser') {
@@ -190,7 +196,11 @@ function requestAccessSql(kind: ScopeKind | null, source: CallerSource, detail: 
       fields.push(['version', 'version.v']);
       changed = `version.v IS DISTINCT FROM $${heldVersion}`;
     }
-    if (detail !== null && detail.rawColumn === undefined) {
+    if (scopeFromBody) {
+      // The handler takes the raw column alone; an empty object says the row was found.
+      fields.push(['detail', `CASE WHEN scope.project_id IS NOT NULL THEN '{}'::json END`]);
+      rawColumn = `, scope.${detail.rawColumn} AS detail_raw`;
+    } else if (detail !== null && detail.rawColumn === undefined) {
       const body = `(SELECT to_json(detail) FROM (${detail.sql(first)}) detail)`;
       fields.push(['detail', changed === null ? body : `CASE WHEN ${changed} THEN ${body} END`]);
     } else if (detail !== null) {

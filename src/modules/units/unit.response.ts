@@ -169,10 +169,11 @@ export function unitJsonSql(u: string, translation: { path: string; pluralNumber
  * The unit `u`'s translation path and plural as the LATERAL `tr` the unit JSON reads (unitJsonSql). Looked up
  * per unit (LIMIT 1 keeps the planner from flattening it into a join it could reorder, and Memoize reads each
  * translation once), so however the planner misjudges the small tables, the work grows with the units read,
- * not with units × components (issue 10 item 5).
+ * not with units × components (issue 10 item 5). Its ids are the unit's scope (unitsByIdSql `withScope`).
  */
 const TRANSLATION_OF_UNIT = `CROSS JOIN LATERAL (
-     SELECT ${translationPathSql('p.slug', 'c.slug', 'l.code')} AS path, COALESCE(t.plural_number, l.plural_number) AS plural_number
+     SELECT ${translationPathSql('p.slug', 'c.slug', 'l.code')} AS path, COALESCE(t.plural_number, l.plural_number) AS plural_number,
+            c.project_id, t.component_id, t.language_id
        FROM translations t
        JOIN components c ON c.id = t.component_id
        JOIN projects p ON p.id = c.project_id
@@ -191,9 +192,12 @@ export function unitPageJsonSql(orderBy: string, links: UnitLinkSql): string {
       FROM page JOIN units u ON u.id = page.id ${TRANSLATION_OF_UNIT})`;
 }
 
-/** The JSON text of the units `u.id ${idCondition}` names (e.g. `= $1`), one row each: `id` and `unit_json`. */
-export function unitsByIdSql(idCondition: string, links: UnitLinkSql): string {
-  return `SELECT u.id::text AS id, ${UNIT_JSON_OF_TR(links)}::text AS unit_json
+/**
+ * The JSON text of the units `u.id ${idCondition}` names (e.g. `= $1`), one row each: `id` and `unit_json`.
+ * `withScope`: also the unit's `project_id`, `component_id` and `language_id` (DetailRead.selectsScope).
+ */
+export function unitsByIdSql(idCondition: string, links: UnitLinkSql, withScope = false): string {
+  return `SELECT u.id::text AS id,${withScope ? ' tr.project_id, tr.component_id, tr.language_id,' : ''} ${UNIT_JSON_OF_TR(links)}::text AS unit_json
     FROM units u ${TRANSLATION_OF_UNIT}
    WHERE u.id ${idCondition}`;
 }

@@ -115,12 +115,16 @@ export const UNITS_PAGE_READ: DetailRead = {
 // the links' pieces as $2…$4. Visibility is the auth guard's (the path names the unit).
 const UNIT_DETAIL = new PreparedStatement<{ id: string; unit_json: string }>(unitsByIdSql('= $1', unitLinkSql(2)));
 
-/** The same row read by the auth guard's statement (read-with-access.ts), the links' pieces after the unit id. */
+/**
+ * The same row read by the auth guard's statement (read-with-access.ts), the links' pieces after the unit id.
+ * It names the unit's project, component and language too, so the statement finds the unit once.
+ */
 export const UNIT_DETAIL_READ: DetailRead = {
   kind: 'unit',
-  sql: (n) => unitsByIdSql(`= $${n}`, unitLinkSql(n + 1)),
+  sql: (n) => unitsByIdSql(`= $${n}`, unitLinkSql(n + 1), true),
   queryParams: (_query, links) => unitLinkParams(links),
   rawColumn: 'unit_json',
+  selectsScope: true,
 };
 
 /**
