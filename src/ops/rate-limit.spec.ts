@@ -24,10 +24,12 @@ class SharedCounter {
 const rates = (requests: number) => ({ rateLimitAnon: { requests, windowSeconds: 60 }, rateLimitUser: { requests, windowSeconds: 3600 } });
 
 describe('leaseSize', () => {
-  it('reserves a sixteenth of what is left, between 1 and 100', () => {
+  it('reserves a sixteenth of what is left, between 1 and 1,000', () => {
     expect(leaseSize(3)).toBe(1);
     expect(leaseSize(160)).toBe(10);
-    expect(leaseSize(5000)).toBe(100);
+    expect(leaseSize(5000)).toBe(312);
+    expect(leaseSize(16_000)).toBe(1000);
+    expect(leaseSize(1_000_000)).toBe(1000);
     expect(leaseSize(0)).toBe(1);
   });
 });
