@@ -128,6 +128,14 @@ describe('RawJson', () => {
     expect(payload.toString()).toBe(`{"count":3000,"results":${large}}`);
   });
 
+  it('is a whole payload as its own text, or its UTF-8 bytes when large', () => {
+    expect(serializeJsonPayload(new RawJson('{"id":5,"note":"\\u0001 é"}'))).toBe('{"id":5,"note":"\\u0001 é"}');
+    const large = `[${'"ž",'.repeat(6000)}1]`;
+    const payload = serializeJsonPayload(new RawJson(large));
+    expect(Buffer.isBuffer(payload) && payload.equals(Buffer.from(large, 'utf8'))).toBe(true);
+    expect(serializeJsonPayload(new RawJson(large)).toString()).toBe(serializeJson(new RawJson(large)));
+  });
+
   it('is the value its text denotes outside serializeJson', () => {
     expect(JSON.stringify({ results: new RawJson('[1,{"a":"b"}]') })).toBe('{"results":[1,{"a":"b"}]}');
   });

@@ -158,6 +158,9 @@ const LARGE_TEXT = 16 * 1024;
  * a multi-byte character, so they are found in the bytes exactly as in the text.
  */
 export function serializeJsonPayload(value: unknown): string | Buffer {
+  // A body that is one JSON text already (a unit's JSON from PostgreSQL, a kept root) is sent as it is: the
+  // marker round trip below would give the same text.
+  if (value instanceof RawJson) return value.text.length < LARGE_TEXT ? value.text : Buffer.from(value.text, 'utf8');
   const { text, raws } = stringifyWithMarkers(value);
   if (raws.length > 0) {
     // The text around RawJson values (an envelope) is small: its markers go on the string, then the bytes
