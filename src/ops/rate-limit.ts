@@ -56,7 +56,7 @@ export function leaseSize(remaining: number): number {
  * count as used for every other process, so a caller never gets more than its limit across all replicas;
  * since a lease is at most a sixteenth of what is left, it shrinks to a single request near the limit,
  * where counting is then exact. What a process reserved but did not use is lost when the window ends
- * (a caller spread over several processes may be throttled a few requests early, never late).
+ * (a caller spread over several processes may be throttled early by what the others hold unused, never late).
  *
  * The statement resolves the caller (authenticated users by user id, everyone else by client address,
  * weblate-api.md §2.4), picks its rate and adds the lease atomically.
