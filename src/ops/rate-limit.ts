@@ -21,8 +21,8 @@ const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
  * The most requests one process reserves from the shared counter at a time. Below 16,000 requests left in a
  * window the sixteenth decides (LEASE_DIVISOR); this cap only bounds the leases of callers with large limits,
  * for whom each reservation is a committed write: 100 put one on every hundredth request of such a caller,
- * about 15 µs of PostgreSQL CPU per request of the bench's `/api/` (docs/performance.md, "The rate limiter's
- * lease, session 20").
+ * about 15 µs of PostgreSQL CPU per request of the bench's `/api/` (docs/performance.md, "The API root,
+ * session 20").
  */
 const MAX_LEASE = 1000;
 /** A lease is a sixteenth of what is left of the window, so reservations shrink to 1 near the limit. */

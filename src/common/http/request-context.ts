@@ -24,7 +24,10 @@ export class RequestContext implements PageContext {
    * (src/common/auth/read-with-access.ts); set only when the guard's checks passed and the row exists.
    */
   prefetched: unknown = undefined;
-  /** The entity tag of this response when the handler derived it from row versions (see useVersionTag). */
+  /**
+   * The entity tag of this response when the handler knows it without hashing the body: derived from row
+   * versions (see useVersionTag), or kept with the body (the API root, root.response.ts RootAnswers).
+   */
   etag: string | null = null;
   /**
    * Set by the auth guard when the answer this process keeps for the request (response-memo.ts) was built from
