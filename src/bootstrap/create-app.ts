@@ -120,7 +120,7 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
     const directReads = new DirectReads(routes);
     installJsonWriter(server);
     const dispatch = new ServerDispatch([
-      requestObserver(logger, metrics, routes),
+      requestObserver(logger, metrics, routes, server.response),
       healthEndpoints({
         pingDatabase: () => health.query('SELECT 1'),
         pingJobQueue: () => jobQueue.ping((sql) => health.query(sql)),

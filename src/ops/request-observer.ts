@@ -32,14 +32,20 @@ function routeLabel(routes: RouteTable, path: string): string {
  * response header, and when the response is finished writes one JSON access-log line carrying that id
  * and records the latency histogram by route pattern.
  *
- * Every response shares one `finish` listener, which finds its request as `this.req`, and the start is a
- * `performance.now()` number: no closure and no BigInts per request (docs/performance.md, "Per-request
- * overhead, session 9"). The clock is the same monotonic one as `process.hrtime`.
+ * The response's `finish` is observed on the app's response prototype (observeFinish), so a request adds no
+ * listener, and the start is a `performance.now()` number: no closure and no BigInts per request
+ * (docs/performance.md, "Per-request overhead, session 9" and "The request observer, session 21"). The clock
+ * is the same monotonic one as `process.hrtime`.
+ *
+ * `responses` is the Express app's response prototype (`app.response`), which every response of the app
+ * inherits (server-dispatch.ts sets it, as Express's `app.handle` does).
  */
-export function requestObserver(logger: Logger, metrics: OpsMetrics, routes: RouteTable): RequestHandler {
+export function requestObserver(logger: Logger, metrics: OpsMetrics, routes: RouteTable, responses: Response): RequestHandler {
   function finished(this: Response): void {
     const request = this.req as ObservedRequest;
-    const seconds = (performance.now() - request.glossaStarted!) / 1e3;
+    // Only requests this pipeline step saw (every request of the app: it runs first).
+    if (request.glossaStarted === undefined) return;
+    const seconds = (performance.now() - request.glossaStarted) / 1e3;
     metrics.observeRequest(request.method, routeLabel(routes, request.path), this.statusCode, seconds);
     // The line's object is built only when it is written (LOG_LEVEL above info skips it: one allocation
     // less per request, docs/performance.md "Request pipeline").
@@ -57,13 +63,31 @@ export function requestObserver(logger: Logger, metrics: OpsMetrics, routes: Rou
       'request completed',
     );
   }
+  observeFinish(responses, finished);
   return (request: Request, response: Response, next: NextFunction) => {
     (request as ObservedRequest).glossaStarted = performance.now();
     const offered = request.headers['x-request-id'];
     const requestId = typeof offered === 'string' && ACCEPTABLE_REQUEST_ID.test(offered) ? offered : randomUUID();
     (request as ObservedRequest).glossaRequestId = requestId;
     response.setHeader(REQUEST_ID_HEADER, requestId);
-    response.on('finish', finished);
     next();
   };
+}
+
+/**
+ * Calls `onFinish` on each response inheriting `prototype` right after it emitted `finish` (and so after the
+ * listeners Node's HTTP server added, as a listener of ours added later would run). A `finish` listener per
+ * response cost an `_events` array, and a copy of it on every emit of the event: about 5 µs of an anonymous
+ * `/api/` request's CPU (docs/performance.md, "The request observer, session 21"). `emit` is wrapped once per
+ * app; every other event passes through unchanged.
+ */
+export function observeFinish(prototype: Response, onFinish: (this: Response) => void): void {
+  const emit = prototype.emit;
+  prototype.emit = function emitObserved(this: Response, event: string | symbol): boolean {
+    // `arguments` rather than a rest parameter: no array per emit, and emit runs for every stream event.
+    // eslint-disable-next-line prefer-rest-params
+    const handled = Reflect.apply(emit, this, arguments) as boolean;
+    if (event === 'finish') onFinish.call(this);
+    return handled;
+  } as Response['emit'];
 }
