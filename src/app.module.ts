@@ -23,7 +23,8 @@ export class AppModule {
         JobsModule.forRoot({ pollingIntervalSeconds: config.jobPollingSeconds, shutdownTimeoutMs: config.shutdownTimeoutSeconds * 1000 }),
         ...RESOURCE_MODULES,
       ],
-      providers: [AuthCacheService, { provide: APP_GUARD, useClass: ApiAuthGuard }],
+      // The guard is also a provider of its own, so create-app.ts can hand the same instance to direct-handlers.ts.
+      providers: [AuthCacheService, ApiAuthGuard, { provide: APP_GUARD, useExisting: ApiAuthGuard }],
     };
   }
 }

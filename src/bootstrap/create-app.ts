@@ -6,9 +6,11 @@ import express from 'express';
 import type { DestinationStream, Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../app.module';
+import { ApiAuthGuard } from '../common/auth/api-auth.guard';
 import { ApiExceptionFilter } from '../common/http/api-exception.filter';
 import { bodyParsers } from '../common/http/body-parsing';
 import { bindToBodyRoutes, MultipartBodyInterceptor } from '../common/http/multipart-body.interceptor';
+import { DirectHandlers } from '../common/http/direct-handlers';
 import { DirectReads } from '../common/http/direct-reads';
 import { httpContractMiddleware, installJsonWriter } from '../common/http/http-contract.middleware';
 import { OpenStreams } from '../common/http/open-streams';
@@ -33,6 +35,8 @@ export interface GlossaApp {
   /** The process's JSON logger (src/ops/logger.ts). */
   logger: Logger;
   metrics: OpsMetrics;
+  /** The GET route patterns that run without Nest's route handler (direct-handlers.ts). */
+  directHandlerRoutes: readonly string[];
   /**
    * Graceful stop: /readyz turns 503, open event streams end (a client resumes elsewhere with Last-Event-ID),
    * the HTTP server stops accepting and lets in-flight requests finish
@@ -75,6 +79,7 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
   const database: DatabaseRuntime = await startDatabaseRuntime(config);
   let app: NestExpressApplication | undefined;
   let metrics: OpsMetrics;
+  let directHandlerRoutes: string[];
   let draining = false;
   const health = createHealthConnection(database.url, database.embedded, () => app!.get(DataSource));
   try {
@@ -117,7 +122,9 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
     // runs them all (a middleware-chain.ts chain), from the HTTP server's listener ahead of Express's router
     // (server-dispatch.ts). Its last step hands GET/HEAD reads to their Nest handler without Express's route
     // walk (direct-reads.ts); it knows the routes once app.init() registered them.
-    const directReads = new DirectReads(routes);
+    const exceptionFilter = new ApiExceptionFilter();
+    const directHandlers = new DirectHandlers(app.get(ApiAuthGuard), exceptionFilter, app.getHttpAdapter());
+    const directReads = new DirectReads(routes, directHandlers);
     installJsonWriter(server);
     const dispatch = new ServerDispatch([
       requestObserver(logger, metrics, routes, server.response),
@@ -134,12 +141,14 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
       directReads.middleware(),
     ]);
     app.use(dispatch.routerStep);
-    app.useGlobalFilters(new ApiExceptionFilter());
+    app.useGlobalFilters(exceptionFilter);
     // Multipart bodies are read on the routes that read a body, not app-wide: reads run no interceptor.
     bindToBodyRoutes(new MultipartBodyInterceptor(config), app.get(DiscoveryService), app.get(MetadataScanner));
     installOpenApi(app);
     await app.init();
     if (adapter.getRouteMatchingOptions().caseSensitive !== true) throw new Error('The Express router was created before case-sensitive routing was set.');
+    // Nest's application config is not public API: read where it is, and without it every read keeps Nest's handler.
+    directHandlerRoutes = directHandlers.install(app.get(DiscoveryService), app.get(MetadataScanner), (app as unknown as { config?: Parameters<DirectHandlers['install']>[2] }).config);
     directReads.install((server as unknown as { router: { stack: Parameters<DirectReads['install']>[0] } }).router.stack);
     if (!dispatch.install(app.getHttpServer() as Server, server)) throw new Error('The Express app is not the HTTP server\'s only request listener.');
     await runAsBackgroundWork(() => runStartupTasks(created, config));
@@ -154,6 +163,7 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
     app: started,
     logger,
     metrics,
+    directHandlerRoutes,
     close: async () => {
       draining = true;
       // Streams never finish by themselves: ended first, they do not hold the shutdown for its whole timeout.

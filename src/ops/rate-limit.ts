@@ -180,7 +180,7 @@ function tokenHashOf(request: Request): string | null {
 /**
  * The caller's address as Express's `request.ip` gives it. Without TRUST_PROXY that is the socket's peer, which
  * `request.ip` also returns, but only after parsing X-Forwarded-For into a list it then ignores (proxy-addr):
- * 2–3 µs of every request's CPU (docs/performance.md, "The request observer, session 21").
+ * 2–3 µs of every request's CPU (docs/performance.md, "The request pipeline, session 21").
  */
 function clientAddressOf(request: Request, config: Pick<AppConfig, 'trustProxy'>): string | undefined {
   return config.trustProxy === false ? request.socket.remoteAddress : request.ip;

@@ -29,7 +29,7 @@ interface Series {
  *
  * prom-client's Histogram validated the label object, hashed it into a sorted string and built a closure on
  * every observation: about 4 µs of each request's CPU, a few percent of the cheapest reads (docs/performance.md,
- * "The request observer, session 21"). This keeps one series per (method, route, status) under a plain string
+ * "The request pipeline, session 21"). This keeps one series per (method, route, status) under a plain string
  * key and counts into a typed array; the label values are bounded by the caller (route patterns, not raw paths).
  * It is registered on the app's prom-client registry as a metric object and exported in prom-client's own
  * histogram shape (cumulative `_bucket` lines with `le`, then `_sum` and `_count` per series), which

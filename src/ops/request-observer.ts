@@ -34,7 +34,7 @@ function routeLabel(routes: RouteTable, path: string): string {
  *
  * The response's `finish` is observed on the app's response prototype (observeFinish), so a request adds no
  * listener, and the start is a `performance.now()` number: no closure and no BigInts per request
- * (docs/performance.md, "Per-request overhead, session 9" and "The request observer, session 21"). The clock
+ * (docs/performance.md, "Per-request overhead, session 9" and "The request pipeline, session 21"). The clock
  * is the same monotonic one as `process.hrtime`.
  *
  * `responses` is the Express app's response prototype (`app.response`), which every response of the app
@@ -78,7 +78,7 @@ export function requestObserver(logger: Logger, metrics: OpsMetrics, routes: Rou
  * Calls `onFinish` on each response inheriting `prototype` right after it emitted `finish` (and so after the
  * listeners Node's HTTP server added, as a listener of ours added later would run). A `finish` listener per
  * response cost an `_events` array, and a copy of it on every emit of the event: about 5 µs of an anonymous
- * `/api/` request's CPU (docs/performance.md, "The request observer, session 21"). `emit` is wrapped once per
+ * `/api/` request's CPU (docs/performance.md, "The request pipeline, session 21"). `emit` is wrapped once per
  * app; every other event passes through unchanged.
  */
 export function observeFinish(prototype: Response, onFinish: (this: Response) => void): void {

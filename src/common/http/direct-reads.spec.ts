@@ -1,4 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { DirectHandler, DirectHandlers } from './direct-handlers';
 import { DirectReads } from './direct-reads';
 import { RouteTable } from './route-table';
 
@@ -72,6 +73,20 @@ describe('DirectReads', () => {
       expect({ method, path, passed: dispatch(reads, method, path) }).toEqual({ method, path, passed: true });
     }
     expect(calls).toHaveLength(3);
+  });
+
+  it('runs a route DirectHandlers holds through it instead of Nest\'s handler, with the same params', () => {
+    const calls: string[] = [];
+    const direct = { methodName: 'detail' } as unknown as DirectHandler;
+    const handlers = {
+      handlerFor: (pattern: string) => (pattern === '/api/changes/:id/' ? direct : undefined),
+      run: (handler: DirectHandler, request: Request) => calls.push(`direct ${handler.methodName} ${JSON.stringify(request.params)}`),
+    } as unknown as DirectHandlers;
+    const reads = new DirectReads(table, handlers);
+    reads.install([routeLayer('/api/changes/:id', 'get', handler('change', calls)), routeLayer('/api/projects/:project/', 'get', handler('project', calls))]);
+    expect(dispatch(reads, 'GET', '/api/changes/12/')).toBe(false);
+    expect(dispatch(reads, 'GET', '/api/projects/demo/')).toBe(false);
+    expect(calls).toEqual(['direct detail {"id":"12"}', 'project {"project":"demo"}']);
   });
 
   it('passes every request on before install', () => {

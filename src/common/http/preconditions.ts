@@ -15,7 +15,7 @@ import { ApiError } from './api-errors';
 /**
  * `"<base64url SHA-1 of the body>"`, a strong entity tag. The one-shot `crypto.hash` (Node ≥ 20.12, the engines
  * field asks for 20.19) gives the same digest as a Hash object without allocating one: about half the time for a
- * detail's body of a kilobyte or two (docs/performance.md, "The request observer, session 21").
+ * detail's body of a kilobyte or two (docs/performance.md, "The request pipeline, session 21").
  */
 export function entityTag(payload: Buffer | string): string {
   return `"${hash('sha1', payload, 'base64url')}"`;

@@ -91,7 +91,10 @@ export function requestContextOf(request: Request): RequestContext {
   return context;
 }
 
+/** The factory of `@Ctx()`; direct-handlers.ts recognises the parameter by it and fills it the same way. */
+export function requestContextFromHost(_data: unknown, host: ExecutionContext): RequestContext {
+  return requestContextOf(host.switchToHttp().getRequest<Request>());
+}
+
 /** Handler parameter: `@Ctx() ctx: RequestContext`. */
-export const Ctx = createParamDecorator((_data: unknown, host: ExecutionContext) =>
-  requestContextOf(host.switchToHttp().getRequest<Request>()),
-);
+export const Ctx = createParamDecorator(requestContextFromHost);

@@ -16,6 +16,13 @@ function asArray(value: unknown): string[] {
   return Array.isArray(value) ? (value as string[]) : [String(value)];
 }
 
+/** The route patterns (`/api/units/:id/`) of one handler: each controller path joined with each of its paths. */
+export function routePatternsOf(controller: object, handler: object, globalPrefix = ''): string[] {
+  const controllerPaths = asArray(Reflect.getMetadata(PATH_METADATA, controller));
+  const methodPaths = asArray(Reflect.getMetadata(PATH_METADATA, handler));
+  return controllerPaths.flatMap((controllerPath) => methodPaths.map((methodPath) => joinPaths(globalPrefix, controllerPath, methodPath)));
+}
+
 /**
  * Reads every controller route from Nest's metadata, so `Allow` and 405 come from the same declarations
  * that register the handlers (nothing to keep in sync by hand).
@@ -25,18 +32,12 @@ export function discoverRoutes(discovery: DiscoveryService, scanner: MetadataSca
   for (const wrapper of discovery.getControllers()) {
     const instance = wrapper.instance as object | undefined;
     if (!instance || !wrapper.metatype) continue;
-    const controllerPaths = asArray(Reflect.getMetadata(PATH_METADATA, wrapper.metatype));
     const prototype = Object.getPrototypeOf(instance) as object;
     for (const methodName of scanner.getAllMethodNames(prototype)) {
       const handler = (prototype as Record<string, unknown>)[methodName] as object;
       const requestMethod = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
       if (requestMethod === undefined) continue;
-      const methodPaths = asArray(Reflect.getMetadata(PATH_METADATA, handler));
-      for (const controllerPath of controllerPaths) {
-        for (const methodPath of methodPaths) {
-          table.add(joinPaths(globalPrefix, controllerPath, methodPath), RequestMethod[requestMethod]);
-        }
-      }
+      for (const pattern of routePatternsOf(wrapper.metatype, handler, globalPrefix)) table.add(pattern, RequestMethod[requestMethod]);
     }
   }
   return table;
