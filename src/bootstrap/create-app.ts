@@ -6,6 +6,7 @@ import express from 'express';
 import type { DestinationStream, Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../app.module';
+import { AuthCacheService } from '../common/auth/auth-cache.service';
 import { ApiAuthGuard } from '../common/auth/api-auth.guard';
 import { ApiExceptionFilter } from '../common/http/api-exception.filter';
 import { bodyParsers } from '../common/http/body-parsing';
@@ -114,7 +115,8 @@ export async function createGlossaApp(config: AppConfig, options: GlossaAppOptio
     const routes = discoverRoutes(app.get(DiscoveryService), app.get(MetadataScanner), '');
     const dataSource = app.get(DataSource);
     const jobQueue = app.get(JobQueue);
-    metrics = new OpsMetrics(poolOf(dataSource), database.poolSize);
+    const authCache = app.get(AuthCacheService);
+    metrics = new OpsMetrics(poolOf(dataSource), database.poolSize, () => authCache.lastChangeHeard);
     jobQueue.onJobRun((name, seconds, failed) => metrics.observeJob(name, seconds, failed));
     // Order matters: the request id and timing wrap everything; the operator endpoints sit outside /api/;
     // rate limiting runs before the contract so its headers are on 404/405/OPTIONS answers too (§2.4); the

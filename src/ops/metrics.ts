@@ -18,7 +18,11 @@ export class OpsMetrics {
   private readonly jobDuration: Histogram<'queue' | 'outcome'>;
   private readonly jobFailures: Counter<'queue'>;
 
-  constructor(pool: () => PoolCounters | undefined, poolMax: number) {
+  /**
+   * @param authChangeHeard the id of the latest auth change this process has heard (AuthCacheService), so
+   *   replicas can be compared: one whose figure is behind still answers from what that change made stale.
+   */
+  constructor(pool: () => PoolCounters | undefined, poolMax: number, authChangeHeard: () => number) {
     collectDefaultMetrics({ register: this.registry, prefix: 'glossa_' });
     this.httpDuration = new RequestDurationHistogram(
       'glossa_http_request_duration_seconds',
@@ -58,6 +62,14 @@ export class OpsMetrics {
       help: 'Configured size of the database connection pool',
       registers: [this.registry],
     }).set(poolMax);
+    new Gauge({
+      name: 'glossa_auth_last_change_heard',
+      help: 'Transaction id of the latest change to keys, users, teams or roles this process has heard (NOTIFY glossa_auth)',
+      registers: [this.registry],
+      collect() {
+        this.set(authChangeHeard());
+      },
+    });
   }
 
   observeRequest(method: string, route: string, statusCode: number, seconds: number): void {

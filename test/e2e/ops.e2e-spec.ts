@@ -104,6 +104,19 @@ describe('operations: health, readiness, metrics', () => {
     expect(text).toContain('glossa_process_cpu_seconds_total');
   });
 
+  it('/metrics reports the latest change to keys, users, teams or roles the process has heard', async () => {
+    // A statement trigger notifies with the transaction's id (migration AuthNotifyTransaction), and the session
+    // that commits hears its own notification before the commit resolves (pool-notifications.ts).
+    const transaction = await app.glossa.app.get(DataSource).transaction(async (manager) => {
+      await manager.query(`UPDATE users SET full_name = full_name WHERE false`);
+      const [row]: Array<{ id: string }> = await manager.query(`SELECT pg_current_xact_id()::text AS id`);
+      return row.id;
+    });
+    const text = (await app.http().get('/metrics').expect(200)).text;
+    expect(text).toContain('# TYPE glossa_auth_last_change_heard gauge\n');
+    expect(text).toContain(`glossa_auth_last_change_heard ${transaction}\n`);
+  });
+
   it('/api/metrics/ answers 401 to anonymous callers and Weblate\'s counts to authenticated ones', async () => {
     const anonymous = await app.http().get('/api/metrics/').expect(401);
     expect(anonymous.body).toEqual({ detail: 'Authentication credentials were not provided.' });

@@ -11,7 +11,9 @@ import { TEST_ADMIN_TOKEN } from '../support/test-app';
 // on one PostgreSQL database: a change made through A is seen by B on its next request. B's reads that name
 // no object (`/api/`, lists, a user's notifications) are the ones answered from its cache. The test waits
 // for the change's notification on a connection of its own (published at commit, when B's LISTEN connection
-// gets it too), never for a fixed time.
+// gets it too) and then for B to report that it heard it too (`glossa_auth_last_change_heard` on its
+// /metrics: PostgreSQL hands each listener a commit's notification on its own schedule, so the test's copy
+// can arrive first), never for a fixed time.
 const realPostgres = Boolean(process.env.GLOSSA_TEST_SERVER_URL);
 
 (realPostgres ? describe : describe.skip)('token revocation across two processes', () => {
@@ -20,25 +22,50 @@ const realPostgres = Boolean(process.env.GLOSSA_TEST_SERVER_URL);
   let a: ServerProcess;
   let b: ServerProcess;
   let listener: Client;
-  let waiting: Array<() => void> = [];
+  let waiting: Array<(transaction: number) => void> = [];
   const admin = { Authorization: `Token ${TEST_ADMIN_TOKEN}`, 'Content-Type': 'application/json' };
   const auth = (key: string): Record<string, string> => ({ Authorization: `Token ${key}`, 'Content-Type': 'application/json' });
 
-  /** Resolves at the next glossa_auth notification after the call (make the change after calling it). */
-  function nextAuthChange(): Promise<void> {
+  /**
+   * Resolves at the next glossa_auth notification after the call (make the change after calling it) with
+   * the changing transaction's id, its payload (migration AuthNotifyTransaction).
+   */
+  function nextAuthChange(): Promise<number> {
     return new Promise((resolve) => waiting.push(resolve));
   }
 
-  /** Runs `change` (through A) and waits until its notification was published. */
-  async function changeOnA(change: () => Promise<Response>, status: number): Promise<Response> {
+  /** What B's /metrics says it has heard: the id of the latest auth change. */
+  async function lastChangeHeardByB(): Promise<number> {
+    const text = await (await b.fetch('/metrics')).text();
+    const line = /^glossa_auth_last_change_heard (\d+)$/m.exec(text);
+    if (line === null) throw new Error('B reports no glossa_auth_last_change_heard');
+    return Number(line[1]);
+  }
+
+  /** Waits until B heard the change made in `transaction` (each check is a request to B, no timer). */
+  async function heardByB(transaction: number): Promise<void> {
+    let heard = await lastChangeHeardByB();
+    while (heard < transaction) heard = await lastChangeHeardByB();
+  }
+
+  /** Makes a change whose notification the listener hears, and waits until B heard it too. */
+  async function published(change: () => Promise<void>): Promise<void> {
     // A round trip first: PostgreSQL hands a listening session what was notified before it answers, so an
     // earlier change's notification cannot be taken for this one's.
     await listener.query('SELECT 1');
-    const published = nextAuthChange();
-    const response = await change();
-    expect(response.status).toBe(status);
-    await published;
-    return response;
+    const notified = nextAuthChange();
+    await change();
+    await heardByB(await notified);
+  }
+
+  /** Runs `change` (through A) and waits until B heard its notification. */
+  async function changeOnA(change: () => Promise<Response>, status: number): Promise<Response> {
+    let response: Response | undefined;
+    await published(async () => {
+      response = await change();
+      expect(response.status).toBe(status);
+    });
+    return response!;
   }
 
   async function createUser(username: string): Promise<string> {
@@ -73,10 +100,10 @@ const realPostgres = Boolean(process.env.GLOSSA_TEST_SERVER_URL);
     await Promise.all([a.start(), b.start()]);
     listener = new Client({ connectionString: database.url });
     await listener.connect();
-    listener.on('notification', () => {
+    listener.on('notification', (message) => {
       const resolved = waiting;
       waiting = [];
-      for (const resolve of resolved) resolve();
+      for (const resolve of resolved) resolve(Number(message.payload));
     });
     await listener.query('LISTEN glossa_auth');
   });
@@ -133,10 +160,9 @@ const realPostgres = Boolean(process.env.GLOSSA_TEST_SERVER_URL);
     // Read twice: B's second scoped read takes the superuser from its token cache (scope-access.ts `superuser`).
     expect(await readOnB(key, '/api/projects/hidden/')).toBe(200);
     // Demoted in the database directly, as an operator would: the users table's trigger notifies all the same.
-    await listener.query('SELECT 1');
-    const published = nextAuthChange();
-    await listener.query("UPDATE users SET is_superuser = false WHERE username = 'erin'");
-    await published;
+    await published(async () => {
+      await listener.query("UPDATE users SET is_superuser = false WHERE username = 'erin'");
+    });
     const refused = await b.fetch('/api/projects/hidden/', { headers: auth(key) });
     expect(refused.status).toBe(404);
     expect(await refused.json()).toEqual({ detail: 'Not found.' });

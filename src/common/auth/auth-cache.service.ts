@@ -23,9 +23,25 @@ export class AuthCacheService implements OnApplicationBootstrap, OnApplicationSh
   /** Detail answers kept by their rows' versions (response-memo.ts); checked by every request, no invalidation. */
   readonly answers = new ResponseMemo();
   private listener: NotificationListener | undefined;
-  private readonly invalidate = (): void => this.cache.invalidate();
+  private lastChange = 0;
+  private readonly invalidate = (payload: string): void => {
+    this.cache.invalidate();
+    // The changing transaction's id (migration AuthNotifyTransaction); notifications of one listener arrive
+    // in commit order, which is not always id order, hence the largest.
+    const transaction = Number(payload);
+    if (Number.isSafeInteger(transaction) && transaction > this.lastChange) this.lastChange = transaction;
+  };
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * The largest id among the transactions changing keys, users, teams or roles whose notification this
+   * process has heard (0 before the first). Transactions that follow one another have growing ids, so once it
+   * reaches a change's id, this process has forgotten every answer that change made stale.
+   */
+  get lastChangeHeard(): number {
+    return this.lastChange;
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     poolNotifications.on(AUTH_CHANNEL, this.invalidate);

@@ -23,6 +23,7 @@ import { Labels1796700000000 } from './1796700000000-Labels';
 import { ChangeReferenceCheckOnePass1796700600000 } from './1796700600000-ChangeReferenceCheckOnePass';
 import { LinkedToSourceIndex1796701400000 } from './1796701400000-LinkedToSourceIndex';
 import { UrlSegmentFunction1796701500000 } from './1796701500000-UrlSegmentFunction';
+import { AuthNotifyTransaction1796701600000 } from './1796701600000-AuthNotifyTransaction';
 
 // Migrations are listed as classes, not by glob, so the same list works under tsc output and ts-jest
 // (stack-evaluation.md §8.4). Append new ones at the end.
@@ -52,4 +53,5 @@ export const MIGRATIONS: Function[] = [
   ChangeReferenceCheckOnePass1796700600000,
   LinkedToSourceIndex1796701400000,
   UrlSegmentFunction1796701500000,
+  AuthNotifyTransaction1796701600000,
 ];
