@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Client } from 'pg';
+import { AuthChangeWatcher } from '../support/auth-changes';
 import { compileServer, freePort, ServerProcess } from '../support/server-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { TEST_ADMIN_TOKEN } from '../support/test-app';
@@ -21,51 +21,15 @@ const realPostgres = Boolean(process.env.GLOSSA_TEST_SERVER_URL);
   let dataDir: string;
   let a: ServerProcess;
   let b: ServerProcess;
-  let listener: Client;
-  let waiting: Array<(transaction: number) => void> = [];
+  let watcher: AuthChangeWatcher;
   const admin = { Authorization: `Token ${TEST_ADMIN_TOKEN}`, 'Content-Type': 'application/json' };
   const auth = (key: string): Record<string, string> => ({ Authorization: `Token ${key}`, 'Content-Type': 'application/json' });
 
-  /**
-   * Resolves at the next glossa_auth notification after the call (make the change after calling it) with
-   * the changing transaction's id, its payload (migration AuthNotifyTransaction).
-   */
-  function nextAuthChange(): Promise<number> {
-    return new Promise((resolve) => waiting.push(resolve));
-  }
-
-  /** What B's /metrics says it has heard: the id of the latest auth change. */
-  async function lastChangeHeardByB(): Promise<number> {
-    const text = await (await b.fetch('/metrics')).text();
-    const line = /^glossa_auth_last_change_heard (\d+)$/m.exec(text);
-    if (line === null) throw new Error('B reports no glossa_auth_last_change_heard');
-    return Number(line[1]);
-  }
-
-  /** Waits until B heard the change made in `transaction` (each check is a request to B, no timer). */
-  async function heardByB(transaction: number): Promise<void> {
-    let heard = await lastChangeHeardByB();
-    while (heard < transaction) heard = await lastChangeHeardByB();
-  }
-
-  /** Makes a change whose notification the listener hears, and waits until B heard it too. */
-  async function published(change: () => Promise<void>): Promise<void> {
-    // A round trip first: PostgreSQL hands a listening session what was notified before it answers, so an
-    // earlier change's notification cannot be taken for this one's.
-    await listener.query('SELECT 1');
-    const notified = nextAuthChange();
-    await change();
-    await heardByB(await notified);
-  }
-
   /** Runs `change` (through A) and waits until B heard its notification. */
   async function changeOnA(change: () => Promise<Response>, status: number): Promise<Response> {
-    let response: Response | undefined;
-    await published(async () => {
-      response = await change();
-      expect(response.status).toBe(status);
-    });
-    return response!;
+    const response = await watcher.change(change, [b]);
+    expect(response.status).toBe(status);
+    return response;
   }
 
   async function createUser(username: string): Promise<string> {
@@ -98,18 +62,11 @@ const realPostgres = Boolean(process.env.GLOSSA_TEST_SERVER_URL);
     a = new ServerProcess(await freePort(), env);
     b = new ServerProcess(await freePort(), env);
     await Promise.all([a.start(), b.start()]);
-    listener = new Client({ connectionString: database.url });
-    await listener.connect();
-    listener.on('notification', (message) => {
-      const resolved = waiting;
-      waiting = [];
-      for (const resolve of resolved) resolve(Number(message.payload));
-    });
-    await listener.query('LISTEN glossa_auth');
+    watcher = await AuthChangeWatcher.start(database.url);
   });
 
   afterAll(async () => {
-    await listener?.end();
+    await watcher?.close();
     await a?.stop();
     await b?.stop();
     await database?.drop();
@@ -160,9 +117,7 @@ const realPostgres = Boolean(process.env.GLOSSA_TEST_SERVER_URL);
     // Read twice: B's second scoped read takes the superuser from its token cache (scope-access.ts `superuser`).
     expect(await readOnB(key, '/api/projects/hidden/')).toBe(200);
     // Demoted in the database directly, as an operator would: the users table's trigger notifies all the same.
-    await published(async () => {
-      await listener.query("UPDATE users SET is_superuser = false WHERE username = 'erin'");
-    });
+    await watcher.change(() => watcher.query("UPDATE users SET is_superuser = false WHERE username = 'erin'"), [b]);
     const refused = await b.fetch('/api/projects/hidden/', { headers: auth(key) });
     expect(refused.status).toBe(404);
     expect(await refused.json()).toEqual({ detail: 'Not found.' });
