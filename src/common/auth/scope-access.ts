@@ -208,8 +208,10 @@ function requestAccessSql(kind: ScopeKind | null, source: CallerSource, detail: 
       // OFFSET 0 keeps PostgreSQL from pulling the SELECT up into this one: pulled up, each of the two
       // references to the raw column is its own copy of the column's expression, and a unit's JSON was built
       // twice per request (docs/performance.md, "Detail reads, session 15").
+      // With a version, the outer OFFSET 0 too: pulled up, the WHERE on the version became a join filter checked
+      // after the body was built (EXPLAIN, session 22); kept apart, it is a one-time filter that skips the body.
       joins.push(
-        `LEFT JOIN LATERAL (SELECT to_jsonb(d) - '${detail.rawColumn}' AS detail, d.${detail.rawColumn} AS detail_raw FROM ((${detail.sql(first)}) OFFSET 0) d${changed === null ? '' : ` WHERE ${changed}`}) detail_read ON TRUE`,
+        `LEFT JOIN LATERAL (SELECT to_jsonb(d) - '${detail.rawColumn}' AS detail, d.${detail.rawColumn} AS detail_raw FROM ((${detail.sql(first)}) OFFSET 0) d${changed === null ? '' : ` WHERE ${changed} OFFSET 0`}) detail_read ON TRUE`,
       );
       fields.push(['detail', 'detail_read.detail']);
       rawColumn = ', detail_read.detail_raw';
