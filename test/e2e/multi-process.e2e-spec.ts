@@ -172,11 +172,10 @@ const realPostgres = Boolean(process.env.GLOSSA_TEST_SERVER_URL);
     expect((await b.fetch('/api/projects/', { headers: as(first) })).status).toBe(401);
     expect((await b.fetch('/api/projects/', { headers: as(second) })).status).toBe(200);
 
-    const deactivated = await watcher.change(
-      () => b.fetch('/api/users/rotating/', { method: 'PATCH', headers: admin, body: JSON.stringify({ is_active: false }) }),
-      [a],
-    );
-    expect(deactivated.status).toBe(200);
+    await watcher.change(async () => {
+      const deactivated = await b.fetch('/api/users/rotating/', { method: 'PATCH', headers: admin, body: JSON.stringify({ is_active: false }) });
+      expect(deactivated.status).toBe(200);
+    }, [a]);
     expect((await a.fetch('/api/projects/', { headers: as(second) })).status).toBe(401);
   });
 

@@ -25,11 +25,14 @@ const realPostgres = Boolean(process.env.GLOSSA_TEST_SERVER_URL);
   const admin = { Authorization: `Token ${TEST_ADMIN_TOKEN}`, 'Content-Type': 'application/json' };
   const auth = (key: string): Record<string, string> => ({ Authorization: `Token ${key}`, 'Content-Type': 'application/json' });
 
-  /** Runs `change` (through A) and waits until B heard its notification. */
-  async function changeOnA(change: () => Promise<Response>, status: number): Promise<Response> {
-    const response = await watcher.change(change, [b]);
-    expect(response.status).toBe(status);
-    return response;
+  /** Runs `change` (through A), checks its status, and waits until B heard its notification. */
+  function changeOnA(change: () => Promise<Response>, status: number): Promise<Response> {
+    return watcher.change(async () => {
+      const response = await change();
+      // Checked before waiting: a refused change sends no notification, and its status says more.
+      expect(response.status).toBe(status);
+      return response;
+    }, [b]);
   }
 
   async function createUser(username: string): Promise<string> {

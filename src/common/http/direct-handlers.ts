@@ -169,11 +169,11 @@ export class DirectHandlers {
     }
     const settled = isObservable(activation) ? lastValueFrom(activation) : activation;
     if (typeof settled === 'boolean') {
-      this.afterGuard(settled, handler, host, request, response, next);
+      this.afterGuard(settled, handler, request, response, next);
       return;
     }
     settled.then(
-      (allowed) => this.afterGuard(allowed, handler, host, request, response, next),
+      (allowed) => this.afterGuard(allowed, handler, request, response, next),
       (error: unknown) => this.fail(error, request, response, next),
     );
   }
@@ -192,7 +192,7 @@ export class DirectHandlers {
     return argumentSourcesOf(controller, methodName, method.length);
   }
 
-  private afterGuard(allowed: boolean, handler: DirectHandler, host: ExecutionContextHost, request: Request, response: Response, next: NextFunction): void {
+  private afterGuard(allowed: boolean, handler: DirectHandler, request: Request, response: Response, next: NextFunction): void {
     try {
       // As Nest's guards consumer: a guard that answers false refuses the request.
       if (!allowed) throw new ForbiddenException('Forbidden resource');

@@ -57,9 +57,9 @@ export class NotModified extends Error {
 
 /** A weak-comparison-safe strong tag over the parts a body is made of (`"v…"`, distinct from body hashes). */
 export function versionTag(parts: readonly (string | number | null)[]): string {
-  const hash = createHash('sha1');
-  for (const part of parts) hash.update(`${part === null ? '\u0000' : String(part)}\u0001`);
-  return `"v${hash.digest('base64url')}"`;
+  const digest = createHash('sha1');
+  for (const part of parts) digest.update(`${part === null ? '\u0000' : String(part)}\u0001`);
+  return `"v${digest.digest('base64url')}"`;
 }
 
 export const preconditionFailed = (): ApiError =>
