@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request, Response } from 'express';
 import { Pool } from 'pg';
+import { SESSION_SETTINGS } from '../database/session-settings';
 import { CONTENT_CHANGE_ACTIONS } from '../modules/changes/change-actions';
 import { FLOOR_ACTION_NAMES, FLOOR_STATEMENTS, FloorStatement } from './floor-statements';
 
@@ -117,7 +118,13 @@ function send(response: Response, body: string): void {
 
 @Module({
   controllers: [FloorController],
-  providers: [{ provide: POOL, useFactory: () => new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) }) }],
+  providers: [
+    {
+      provide: POOL,
+      // Glossa's session settings (JIT off, UTC), so that the two plan and run their statements alike.
+      useFactory: () => new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10), options: SESSION_SETTINGS.join(' ') }),
+    },
+  ],
 })
 class FloorModule {}
 

@@ -2,6 +2,7 @@ import { types } from 'pg';
 import { DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
+import { SESSION_SETTINGS } from './session-settings';
 import { listenOnPoolConnection } from './pool-notifications';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 import { backgroundStatementTimeoutSubscriber, statementTimeoutOption } from './statement-timeout';
@@ -19,7 +20,7 @@ export interface StatementTimeouts {
 }
 
 export function buildDataSourceOptions(url: string, poolSize: number, timeouts?: StatementTimeouts): DataSourceOptions {
-  const options = ['-c TimeZone=UTC'];
+  const options = [...SESSION_SETTINGS];
   if (timeouts) options.push(statementTimeoutOption(timeouts.statementTimeoutMs));
   const backgroundDiffers = timeouts !== undefined && timeouts.jobStatementTimeoutMs !== timeouts.statementTimeoutMs;
   return {
