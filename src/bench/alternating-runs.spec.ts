@@ -1,4 +1,4 @@
-import { alternatingRuns } from './alternating-runs';
+import { alternatingRuns, pairedRatio } from './alternating-runs';
 
 describe('alternatingRuns', () => {
   /** Runs `rounds` rounds of two recording measurements; returns the order they ran in and the results. */
@@ -27,5 +27,21 @@ describe('alternatingRuns', () => {
 
   it('with one round, takes the two side by side', async () => {
     expect(await record(1)).toEqual({ order: ['a', 'b'], results: [['a1'], ['b2']] });
+  });
+});
+
+describe('pairedRatio', () => {
+  it('is the median of the rounds\' ratios, not the ratio of the medians', () => {
+    // Round 2 slowed both sides: the medians apart give 900 ÷ 1000 = 0.9, the rounds themselves 0.8 each time.
+    expect(pairedRatio([800, 400, 900], [1000, 500, 1125])).toBeCloseTo(0.8, 10);
+  });
+
+  it('averages the middle two ratios of an even number of rounds', () => {
+    expect(pairedRatio([1, 2, 3, 4], [1, 2, 2, 1])).toBeCloseTo((1 + 1.5) / 2, 10);
+  });
+
+  it('refuses rounds that do not pair', () => {
+    expect(() => pairedRatio([1, 2], [1])).toThrow('pairedRatio needs rounds of both');
+    expect(() => pairedRatio([], [])).toThrow('pairedRatio needs rounds of both');
   });
 });

@@ -16,3 +16,16 @@ export async function alternatingRuns<T>(runs: number, first: () => Promise<T>, 
   }
   return [firsts, seconds];
 }
+
+/**
+ * The ratio of two measurements taken by alternatingRuns: the median over rounds of first ÷ second within each
+ * round. The two of one round met the same machine within seconds; the medians of each side's rounds taken apart
+ * do not pair them, so a round in which the machine slowed for both (seen: one 5-second round of the floor at 4,101
+ * req/s beside 6,942 and 7,003; docs/performance.md "This machine, session 22") moves that estimate but not this one.
+ */
+export function pairedRatio(firsts: readonly number[], seconds: readonly number[]): number {
+  if (firsts.length === 0 || firsts.length !== seconds.length) throw new Error(`pairedRatio needs rounds of both, got ${firsts.length} and ${seconds.length}`);
+  const ratios = firsts.map((value, round) => value / seconds[round]).sort((a, b) => a - b);
+  const middle = Math.floor(ratios.length / 2);
+  return ratios.length % 2 === 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2;
+}

@@ -15,7 +15,10 @@ export interface ScenarioReport {
    * from another process).
    */
   floor: FloorReport | null;
-  /** Glossa's median req/s over the floor's (issue 15: every read ≥ 0.8). */
+  /**
+   * Glossa's req/s over the floor's, the median over rounds of the two side by side (alternating-runs.ts
+   * pairedRatio) (issue 15: every read ≥ 0.8).
+   */
   floorRatio: number | null;
   peakRssBytes: number | null;
   /** 1-minute load average of the machine when the scenario started (other work on the box shows here). */
