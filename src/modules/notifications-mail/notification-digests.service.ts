@@ -6,7 +6,7 @@ import { loadChangeDetails } from './change-details';
 import { renderDigestMail, type DigestEntry, type MailSite } from './notification-mail.renderer';
 import { NotificationMailSender } from './notification-mail.sender';
 import { queueMails } from './notification-outbox';
-import { disableJit, userSeesChangeSql } from './notification-recipients';
+import { userSeesChangeSql } from './notification-recipients';
 import { loadSummaries, type SummaryRow } from './notification-summaries';
 import { DIGEST_LIMIT, DIGEST_SCHEDULES, digestWindow, type DigestWindow } from './notification-rules';
 
@@ -54,7 +54,6 @@ export class NotificationDigests implements OnModuleInit {
       [frequency, window.end],
     );
     const summaries = await this.dataSource.transaction(async (manager) => {
-      await disableJit(manager);
       return loadSummaries(manager, frequency);
     });
     const users = [...new Set([...withItems.map((row) => row.user_id), ...summaries.keys()])].sort((a, b) => a - b);
@@ -85,7 +84,6 @@ export class NotificationDigests implements OnModuleInit {
         [userId, frequency, window.start, window.end],
       );
       if (recorded.length === 0) return false;
-      await disableJit(manager);
       const [user]: Array<{ username: string; email: string; is_active: boolean; is_bot: boolean }> = await manager.query(
         'SELECT username, email, is_active, is_bot FROM users WHERE id = $1',
         [userId],

@@ -8,7 +8,7 @@ import { loadChangeDetails } from './change-details';
 import { renderInstantMail, type MailSite } from './notification-mail.renderer';
 import { NotificationMailSender } from './notification-mail.sender';
 import { queueMails, type QueuedMail } from './notification-outbox';
-import { disableJit, findRecipients, watchContributedProjects, type Recipient } from './notification-recipients';
+import { findRecipients, watchContributedProjects, type Recipient } from './notification-recipients';
 import { CONTRIBUTION_ACTIONS, MAX_QUEUED_MAILS_PER_USER, NOTIFIED_ACTIONS } from './notification-rules';
 
 // Turns finished changes into notifications (Weblate's notify_changes, integration.md §4.4): follows the change
@@ -84,7 +84,6 @@ export class NotificationFeedConsumer implements OnApplicationBootstrap, BeforeA
 
   private async handle(changes: FeedChange[], manager: EntityManager): Promise<void> {
     const site = this.site!;
-    await disableJit(manager);
     await watchContributedProjects(manager, changes.map((change) => change.id), CONTRIBUTION_ACTIONS);
     const recipients = await findRecipients(manager, changes.filter((change) => NOTIFIED.has(change.action)).map((change) => change.id));
     if (recipients.length === 0) return;

@@ -139,16 +139,11 @@ const RECIPIENTS_SQL = `
    ORDER BY m.change_id, m.user_id, m.frequency, m.priority`;
 
 /**
- * Turns PostgreSQL's JIT compilation off for the rest of the caller's transaction. The recipient and summary
- * statements are large (one branch per scope, the visibility rules), so their estimated cost passes
- * jit_above_cost and PostgreSQL compiles them: measured with 10,000 users holding the default subscriptions,
- * one batch of 100 changes took 3.0 s with JIT and 0.13 s without.
+ * Everyone to notify about the changes `changeIds`, at every frequency but "none". The statement is large (one
+ * branch per scope, the visibility rules) and its estimate passes jit_above_cost: with JIT, one batch of 100
+ * changes for 10,000 users took 3.0 s against 0.13 s without, which is why every session runs without it
+ * (src/database/session-settings.ts).
  */
-export async function disableJit(manager: Pick<EntityManager, 'query'>): Promise<void> {
-  await manager.query('SET LOCAL jit = off');
-}
-
-/** Everyone to notify about the changes `changeIds`, at every frequency but "none". Run disableJit() first. */
 export async function findRecipients(manager: Pick<EntityManager, 'query'>, changeIds: readonly string[]): Promise<Recipient[]> {
   if (changeIds.length === 0) return [];
   const rows: Array<{ change_id: string; user_id: number; kind: string; frequency: number; onetime_subscription_id: number | null; email: string; username: string }> =

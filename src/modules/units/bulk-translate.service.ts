@@ -72,10 +72,6 @@ export class BulkTranslateService {
     if (!ctx.can('unit.edit')) throw permissionDenied();
     if (translation.component.locked) throw componentLocked();
     return this.dataSource.transaction(async (manager) => {
-      // The lock statement over 10,000 units is estimated above jit_above_cost, and compiling it took a third
-      // of its time (230 of 697 ms, EXPLAIN ANALYZE, docs/performance.md "Bulk translate toward 20,000
-      // units/s"); no statement of this request runs long enough to win that back.
-      await manager.query('SET LOCAL jit = off');
       const failures = new Map<number, ItemError>();
       for (const item of request.items) if (!item.ok) failures.set(item.index, item.error);
       const resolved = await lockNamedUnits(manager, translation, request.items);
