@@ -2,8 +2,8 @@ import { types } from 'pg';
 import { DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
-import { SESSION_SETTINGS } from './session-settings';
 import { listenOnPoolConnection } from './pool-notifications';
+import { SESSION_SETTINGS } from './session-settings';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 import { backgroundStatementTimeoutSubscriber, statementTimeoutOption } from './statement-timeout';
 

@@ -51,7 +51,7 @@ describe('the plan of a detail read with a raw JSON body', () => {
     });
   }
 
-  it('plans the API\'s statements without JIT compilation (data-source-options.ts SESSION_SETTINGS)', async () => {
+  it('plans the API\'s statements without JIT compilation (session-settings.ts)', async () => {
     // The teams list reads nine tables through TypeORM's relations; on a database without statistics its
     // estimated cost passed jit_above_cost, and compiling took 870 ms of a 1.2 s request. The embedded database
     // has no JIT provider; PostgreSQL's sessions have it switched off.

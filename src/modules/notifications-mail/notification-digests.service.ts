@@ -53,9 +53,7 @@ export class NotificationDigests implements OnModuleInit {
       'SELECT DISTINCT user_id FROM notification_digest_items WHERE frequency = $1 AND created < $2',
       [frequency, window.end],
     );
-    const summaries = await this.dataSource.transaction(async (manager) => {
-      return loadSummaries(manager, frequency);
-    });
+    const summaries = await loadSummaries(this.dataSource, frequency);
     const users = [...new Set([...withItems.map((row) => row.user_id), ...summaries.keys()])].sort((a, b) => a - b);
     let queued = 0;
     let failure: unknown;
