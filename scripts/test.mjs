@@ -10,12 +10,15 @@
 // first run's workers and databases are gone. The second run needs no test database (those files start their
 // own servers), so its global setup prepares none.
 //
-// With arguments (`npm test -- <paths or Jest options>`) or on PostgreSQL (TEST_DATABASE_URL/DATABASE_URL), Jest
-// runs once, with the arguments as given.
+// On PostgreSQL (TEST_DATABASE_URL/DATABASE_URL), Jest runs once. Without arguments, either way, the files run in
+// groups (scripts/test-groups.mjs: one module registry per group instead of per file). With arguments
+// (`npm test -- <paths or Jest options>`), Jest runs once, on the files as they are, with the arguments as given.
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import { constants } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeTestGroups } from './test-groups.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -52,19 +55,22 @@ function jest(args, env = {}) {
 
 const args = process.argv.slice(2);
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL?.trim() || process.env.DATABASE_URL?.trim());
-if (onPostgres || args.length > 0) {
+if (args.length > 0) {
   process.exitCode = await jest(args);
 } else {
-  // testPathIgnorePatterns on the command line replaces Jest's default, which ignores node_modules.
-  const others = await jest(['--testPathIgnorePatterns=/node_modules/', ...FIRST_START_FILES.map((file) => `--testPathIgnorePatterns=${pattern(file)}`)], {
-    GLOSSA_TEST_FIRST_STARTS: 'later',
-  });
-  if (stoppedBy) {
-    process.exitCode = others || 1;
-  } else {
-    console.log(`\nnpm test: now the files that do an embedded first start, alone (scripts/test.mjs): ${FIRST_START_FILES.join(', ')}\n`);
-    const firstStarts = await jest(FIRST_START_FILES.map(pattern), { GLOSSA_TEST_DATABASE: 'none' });
-    process.exitCode = others || firstStarts;
-    if (others) console.log('\nnpm test: the first run (all files but the first-start ones) failed; see its summary above.');
+  const { directory, groups, fileCount } = writeTestGroups(ROOT, { exclude: onPostgres ? [] : FIRST_START_FILES });
+  console.log(`npm test: ${fileCount} test files in ${groups.length} groups (scripts/test-groups.mjs)`);
+  try {
+    const grouped = await jest([`--roots=${directory}`], onPostgres ? {} : { GLOSSA_TEST_FIRST_STARTS: 'later' });
+    if (onPostgres || stoppedBy) {
+      process.exitCode = grouped || (stoppedBy ? 1 : 0);
+    } else {
+      console.log(`\nnpm test: now the files that do an embedded first start, alone (scripts/test.mjs): ${FIRST_START_FILES.join(', ')}\n`);
+      const firstStarts = await jest(FIRST_START_FILES.map(pattern), { GLOSSA_TEST_DATABASE: 'none' });
+      process.exitCode = grouped || firstStarts;
+      if (grouped) console.log('\nnpm test: the first run (all files but the first-start ones) failed; see its summary above.');
+    }
+  } finally {
+    fs.rmSync(directory, { recursive: true, force: true });
   }
 }

@@ -46,4 +46,14 @@ describe('bindToBodyRoutes', () => {
     expect(interceptorsOf('upload')).toEqual([]);
     expect(interceptorsOf('helper')).toEqual([]);
   });
+
+  it('replaces the interceptor an earlier app of the process bound, instead of adding a second parser', () => {
+    const discovery = { getControllers: () => [{ instance: new ThingsController(), metatype: ThingsController }] } as unknown as DiscoveryService;
+    const first = new MultipartBodyInterceptor({ maxRequestBodyBytes: 1000, uploadMaxFields: 10, uploadMaxFieldBytes: 100 });
+    const second = new MultipartBodyInterceptor({ maxRequestBodyBytes: 2000, uploadMaxFields: 20, uploadMaxFieldBytes: 200 });
+    bindToBodyRoutes(first, discovery, new MetadataScanner());
+    expect(bindToBodyRoutes(second, discovery, new MetadataScanner())).toBe(3);
+    expect(interceptorsOf('create')).toEqual([second]);
+    expect(interceptorsOf('edit')).toEqual([second, OwnInterceptor]);
+  });
 });

@@ -60,7 +60,11 @@ export function bindToBodyRoutes(interceptor: MultipartBodyInterceptor, discover
       const handler = (prototype as Record<string, unknown>)[methodName] as object;
       const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
       if (method === undefined || !BODY_METHODS.has(method) || takesFiles(controller, methodName)) continue;
-      const own = (Reflect.getMetadata(INTERCEPTORS_METADATA, handler) ?? []) as unknown[];
+      // The metadata lives on the controller class, which every app built in this process shares (tests
+      // build one per file, several per process): an interceptor an earlier app bound is replaced, not
+      // stacked, or a later app's multipart writes ran two parsers and the second found the body consumed
+      // (400). An app that is already running keeps its own: Nest read the list when it registered its routes.
+      const own = ((Reflect.getMetadata(INTERCEPTORS_METADATA, handler) ?? []) as unknown[]).filter((bound) => !(bound instanceof MultipartBodyInterceptor));
       Reflect.defineMetadata(INTERCEPTORS_METADATA, [interceptor, ...own], handler);
       bound++;
     }

@@ -11,8 +11,6 @@ import { poWriteCacheHits, usePoWriteCache } from './po-write-cache';
 
 const LIMITS = { maxUnits: 1000, maxStringLength: 1000 };
 
-afterEach(() => usePoWriteCache(false));
-
 /** Every unit edited in turn (translated, then fuzzy with a longer, wrapped text), each write on the last one's output. */
 function chain(content: Buffer, flavour: PoFlavour = 'bilingual'): { hits: number; writes: number } {
   const format = flavour === 'bilingual' ? PO_FORMAT : PO_MONO_FORMAT;
@@ -37,6 +35,8 @@ function chain(content: Buffer, flavour: PoFlavour = 'bilingual'): { hits: numbe
 }
 
 describe('po write cache', () => {
+  afterEach(() => usePoWriteCache(false));
+
   it.each(['cs.po', 'crlf.po'])('gives the same bytes as a full scan for a chain of edits of every unit of %s', (name) => {
     const { hits, writes } = chain(fixture(name));
     expect(hits).toBe(writes - 1);
