@@ -356,7 +356,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     linkFormat: linkFormat as LinkFormatMode,
     allowLocalRepositories: parseBoolean('ALLOW_LOCAL_REPOSITORIES', env.ALLOW_LOCAL_REPOSITORIES, false, problems),
     privateRepositoryHosts: privateHosts.policy,
-    jobPollingSeconds: parseNumber('JOB_POLLING_SECONDS', env.JOB_POLLING_SECONDS, 1, problems, 0.5, 60),
+    // pg-boss's own default: a queued job wakes its workers at once (job-queue.ts announce()), so the poll only
+    // finds retries, delayed and scheduled jobs, and an idle process runs half the fetches it did at 1 s.
+    jobPollingSeconds: parseNumber('JOB_POLLING_SECONDS', env.JOB_POLLING_SECONDS, 2, problems, 0.5, 60),
     logLevel: logLevel as AppConfig['logLevel'],
     production,
     // Weblate's anonymous rate (100/day) in production; outside it, enough for an afternoon of exploring the API

@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import PgBoss from 'pg-boss';
 import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { JOBS_CHANNEL, poolNotifications } from '../database/pool-notifications';
 import { runAsBackgroundWork } from '../database/statement-timeout';
 import { dataSourceDb, transactionDb, type PgBossDb } from './pg-boss-db';
 
@@ -84,6 +85,8 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
   /** Handlers running in this process, with their job (see stop()). */
   private readonly handlers = new Map<Promise<unknown>, { name: string; id: string }>();
   private readonly runListeners: JobRunListener[] = [];
+  /** Queue name → the id of this process's pg-boss worker on it (see wake()). */
+  private readonly workers = new Map<string, string>();
   private boss: PgBoss | undefined;
   private starting: Promise<void> | undefined;
 
@@ -118,6 +121,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     if (options.manager) sendOptions.db = transactionDb(options.manager);
     const id = await boss.send(name, data, sendOptions);
     if (id === null) throw new Error(`Job "${name}" was not queued (unknown queue or duplicate id).`);
+    await this.announce(name, options.manager);
     return id;
   }
 
@@ -130,8 +134,28 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     const sendOptions: PgBoss.SendOptions & { db?: PgBossDb } = { singletonKey: options.key };
     if (options.startAfter) sendOptions.startAfter = options.startAfter;
     if (options.manager) sendOptions.db = transactionDb(options.manager);
-    return (await boss.send(name, data, sendOptions)) !== null;
+    const queued = (await boss.send(name, data, sendOptions)) !== null;
+    // A job that starts later is found by the workers' poll once it is due.
+    if (queued && !options.startAfter) await this.announce(name, options.manager);
+    return queued;
   }
+
+  /**
+   * Tells the queue's workers, in this process and every other, that a job is waiting: a NOTIFY in the
+   * sender's transaction, delivered when it commits (never before the job is visible), to the pool
+   * connections of every process (pool-notifications.ts), which wake their worker (wake()). Without it a job
+   * waited up to JOB_POLLING_SECONDS for a worker's next poll; with it the poll is only the fallback for jobs
+   * nobody announced (retries, delayed and scheduled jobs, a notification lost with its connection).
+   */
+  private async announce(name: string, manager: EntityManager | undefined): Promise<void> {
+    await (manager ?? this.dataSource).query('SELECT pg_notify($1, $2)', [JOBS_CHANNEL, name]);
+  }
+
+  /** A job was announced on queue `name` (any process): this process's idle worker on it fetches now. */
+  private readonly wake = (name: string): void => {
+    const worker = this.workers.get(name);
+    if (worker !== undefined) this.boss?.notifyWorker(worker);
+  };
 
   /**
    * Hands a job whose worker died with its process (ProcessClaims: nobody works on it any more) back to the
@@ -147,10 +171,10 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
       await boss.fail(name, id, { message: 'The process running the job stopped.' });
       job = await boss.getJobById(name, id);
     }
-    if (job?.state === 'created') return { attempt: job.retryCount + 1, of: job.retryLimit + 1 };
+    if (job?.state !== 'created' && job?.state !== 'retry') return null;
+    await this.announce(name, undefined);
     // A retried job counts its attempt when it is fetched again.
-    if (job?.state === 'retry') return { attempt: job.retryCount + 2, of: job.retryLimit + 1 };
-    return null;
+    return job.state === 'created' ? { attempt: job.retryCount + 1, of: job.retryLimit + 1 } : { attempt: job.retryCount + 2, of: job.retryLimit + 1 };
   }
 
   /** Subscribes to finished job runs (used for metrics). */
@@ -202,6 +226,8 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     if (!boss) return;
     this.boss = undefined;
     this.starting = undefined;
+    poolNotifications.off(JOBS_CHANNEL, this.wake);
+    this.workers.clear();
     const timeoutMs = this.options.shutdownTimeoutMs ?? 30_000;
     const deadline = Date.now() + timeoutMs;
     await boss.stop({ graceful: true, wait: true, close: false, timeout: timeoutMs });
@@ -243,6 +269,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     boss.on('error', (error: unknown) => this.logger.error(error));
     await boss.start();
     this.boss = boss;
+    poolNotifications.on(JOBS_CHANNEL, this.wake);
     // Queues are created even when this instance does not work on them: pg-boss 10 drops jobs sent to a
     // queue that does not exist.
     for (const registration of this.registrations.values()) await this.activate(boss, registration);
@@ -260,7 +287,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     await retryOnDeadlock(() => boss.createQueue(name, queue));
     await retryOnDeadlock(() => boss.updateQueue(name, queue));
     if (this.options.work === false) return;
-    await boss.work(name, { batchSize: 1 }, async (jobs: PgBoss.Job<unknown>[]) => {
+    const worker = await boss.work(name, { batchSize: 1 }, async (jobs: PgBoss.Job<unknown>[]) => {
       for (const job of jobs) {
         const run = this.runObserved(registration, job);
         this.handlers.set(run, { name: job.name, id: job.id });
@@ -271,6 +298,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
         }
       }
     });
+    this.workers.set(name, worker);
   }
 
   private async runObserved(registration: Registration, job: PgBoss.Job<unknown>): Promise<void> {

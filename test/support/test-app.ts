@@ -45,7 +45,6 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
       ALLOW_LOCAL_REPOSITORIES: 'true',
       LOG_LEVEL: 'error',
       SITE_URL: 'http://glossa.test',
-      JOB_POLLING_SECONDS: '0.5',
       // Tests make many requests from one address; test/e2e/ratelimit.e2e-spec.ts sets small limits itself.
       RATE_LIMIT_ANON: '1000000/day',
       RATE_LIMIT_USER: '1000000/hour',
