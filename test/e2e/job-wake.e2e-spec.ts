@@ -10,6 +10,7 @@ import { DatabaseModule } from '../../src/database/database.module';
 import { JOBS_CHANNEL, poolNotifications } from '../../src/database/pool-notifications';
 import { JobQueue, type JobsOptions } from '../../src/jobs/job-queue';
 import { JobsModule } from '../../src/jobs/jobs.module';
+import { dropJobSchema } from '../support/tasks';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
 // A queued job wakes its workers when the sender's transaction commits (job-queue.ts announce()), in this
@@ -81,10 +82,7 @@ describe('job queue wake-ups', () => {
   afterAll(async () => {
     poolNotifications.off(JOBS_CHANNEL, recordAnnouncement);
     for (const app of running) await app.close();
-    const drop = new DataSource({ type: 'postgres', url: database.url });
-    await drop.initialize();
-    await drop.query(`DROP SCHEMA IF EXISTS ${jobSchema} CASCADE`);
-    await drop.destroy();
+    await dropJobSchema(database.url, jobSchema);
     await database?.drop();
   });
 

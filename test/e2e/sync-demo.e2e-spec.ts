@@ -16,6 +16,7 @@ import { SyncModule } from '../../src/sync/sync.module';
 import { WriteBackService } from '../../src/sync/write-back.service';
 import { runGit } from '../../src/vcs/git-runner';
 import { createComponent, createLanguages, createProject } from '../support/factories';
+import { dropJobSchema } from '../support/tasks';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
 // Demo mode: an empty installation gets the demo project, imported before the server answers, from a
@@ -45,10 +46,7 @@ describe('sync: demo seeder', () => {
 
   afterAll(async () => {
     await app?.close();
-    const drop = new DataSource({ type: 'postgres', url: database.url });
-    await drop.initialize();
-    await drop.query(`DROP SCHEMA IF EXISTS ${jobSchema} CASCADE`);
-    await drop.destroy();
+    await dropJobSchema(database.url, jobSchema);
     await database?.drop();
     await rm(dataDir, { recursive: true, force: true });
   });

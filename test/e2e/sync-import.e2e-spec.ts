@@ -17,6 +17,7 @@ import { gitBlobHash } from '../../src/vcs/git-blob-hash';
 import { createGitSandbox, type GitSandbox } from '../../src/vcs/testing/git-sandbox';
 import { withLock } from '../../src/vcs/repository-lock';
 import { createComponent, createLanguages, createProject } from '../support/factories';
+import { dropJobSchema } from '../support/tasks';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { PATIENCE_MS } from '../support/wait';
 
@@ -90,10 +91,7 @@ describe('sync: component import, rescan and pull', () => {
   afterAll(async () => {
     await app?.close();
     // pg-boss's schema lives beside the migrated one; on the shared embedded database it must go.
-    const drop = new DataSource({ type: 'postgres', url: database.url });
-    await drop.initialize();
-    await drop.query(`DROP SCHEMA IF EXISTS ${jobSchema} CASCADE`);
-    await drop.destroy();
+    await dropJobSchema(database.url, jobSchema);
     await database?.drop();
     await sandbox?.cleanup();
     await rm(dataDir, { recursive: true, force: true });

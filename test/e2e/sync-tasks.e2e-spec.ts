@@ -14,6 +14,7 @@ import { ComponentTaskScheduler } from '../../src/sync/component-task.scheduler'
 import { SyncModule } from '../../src/sync/sync.module';
 import { createGitSandbox, type GitSandbox } from '../../src/vcs/testing/git-sandbox';
 import { createComponent, createLanguages, createProject } from '../support/factories';
+import { dropJobSchema } from '../support/tasks';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { PATIENCE_MS } from '../support/wait';
 
@@ -59,10 +60,7 @@ describe('sync: import tasks', () => {
 
   afterAll(async () => {
     for (const app of running) await app.close();
-    const drop = new DataSource({ type: 'postgres', url: database.url });
-    await drop.initialize();
-    await drop.query(`DROP SCHEMA IF EXISTS ${jobSchema} CASCADE`);
-    await drop.destroy();
+    await dropJobSchema(database.url, jobSchema);
     await database?.drop();
     await sandbox?.cleanup();
     await rm(dataDir, { recursive: true, force: true });

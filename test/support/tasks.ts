@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ProcessClaims, type ReleaseClaim } from '../../src/jobs/process-claims';
 import { taskClaimName } from '../../src/sync/task-run';
 import type { TestApp } from './test-app';
@@ -41,4 +41,15 @@ export async function unitIdByContext(db: DataSource, language: string, context:
  */
 export function holdTaskClaim(app: TestApp, taskId: string): Promise<ReleaseClaim> {
   return app.glossa.app.get(ProcessClaims, { strict: false }).claim(taskClaimName(taskId));
+}
+
+/** Drops the private pg-boss schema a test file's job queues used (JobsOptions.schema), on its own connection. */
+export async function dropJobSchema(databaseUrl: string, schema: string): Promise<void> {
+  const connection = new DataSource({ type: 'postgres', url: databaseUrl });
+  await connection.initialize();
+  try {
+    await connection.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    await connection.destroy();
+  }
 }
