@@ -10,7 +10,7 @@
 // runs alone.
 //
 // What a group changes for a file: its top-level hooks (outside any describe) would apply to the group's other
-// files too, so test files keep their hooks inside a describe (test/e2e/test-groups.e2e-spec.ts checks the
+// files too, so test files keep their hooks inside a describe (scripts/test-groups.spec.ts checks the
 // rule); and module-level state is shared with the group's files, which is why every test file resets what it
 // changes. `npm test -- <paths>` runs the named files one by one, as before.
 import * as fs from 'node:fs';

@@ -112,6 +112,9 @@ describe('job queue wake-ups', () => {
   it('announces nothing for a job that starts later, and nothing when the transaction rolls back', async () => {
     const app = running[0];
     const queue = app.get(JobQueue);
+    // The first test's commit was heard by both pool connections; the idle one's copy may still be on its way.
+    // A statement on each connection at once takes its reply after any notification that connection had.
+    await Promise.all([app.get(DataSource).query('SELECT 1'), app.get(DataSource).query('SELECT 1')]);
     announced.length = 0;
     expect(await queue.sendUnlessWaiting(QUEUE, { n: 2 }, { key: 'later', startAfter: new Date(Date.now() + 3_600_000) })).toBe(true);
     await expect(
@@ -127,7 +130,9 @@ describe('job queue wake-ups', () => {
     expect(count).toBe(2);
   });
 
-  (realPostgres ? it : it.skip)('wakes the worker of another process, which hears the commit on its own connections', async () => {
+  // Both apps run in this Jest process and share pool-notifications.ts's emitter, so this shows a second app's
+  // send waking the first app's worker over the database, not that the receiver's own connection heard it.
+  (realPostgres ? it : it.skip)('wakes the worker of another app on the same database, which sends none itself', async () => {
     const receiver = running[0];
     const sender = await start({ work: false });
     const notifyWorker = jest.spyOn(bossOf(receiver), 'notifyWorker');
