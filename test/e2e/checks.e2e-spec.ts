@@ -139,22 +139,28 @@ describe('quality checks', () => {
 
   it('coalesces rechecks of a component: the last flags win, a waiting recheck covers later changes', async () => {
     // Three changes in a row: whichever rechecks run, the last one reads the last flags.
+    const waiting = async (): Promise<number> =>
+      (await db.query("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'component-recheck' AND state IN ('created', 'retry', 'active')"))[0].n;
+    const allRechecksDone = (): Promise<true> => eventually(async () => ((await waiting()) === 0 ? true : undefined), PATIENCE_MS, 'the queued rechecks');
     for (const flags of ['ignore-all-checks', 'c-format, ignore-same', 'c-format']) {
       await app.http().patch('/api/components/chk/app/').set(...admin).send({ check_flags: flags }).expect(200);
     }
-    await untilActive('same', ['same']);
-    await untilActive('fmt', ['c_format']);
+    // Each PATCH committed its recheck job before it answered, so once none waits or runs, the last one has
+    // run. (Waiting for the final checks instead would not do: they are also the checks before these changes,
+    // so such a wait could end before the first recheck started and race the rechecks that follow.)
+    await allRechecksDone();
+    expect(await activeIds('same')).toEqual(['same']);
+    expect(await activeIds('fmt')).toEqual(['c_format']);
     expect(await expectStatisticsAgree()).toBe(4);
-    // A second request while one is waiting queues nothing (the first may have been coalesced too, when a
-    // recheck of the changes above is still waiting).
+    // A second request while one is waiting queues nothing.
     const rechecks = app.glossa.app.get(ComponentRecheckScheduler);
     const [{ id }]: Array<{ id: number }> = await db.query("SELECT id FROM components WHERE slug = 'app' AND project_id = (SELECT id FROM projects WHERE slug = 'chk')");
+    const queuedJobs = async (): Promise<number> => (await db.query("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'component-recheck'"))[0].n;
+    const before = await queuedJobs();
     const queued = await db.transaction(async (manager) => [await rechecks.scheduleRecheck(id, manager), await rechecks.scheduleRecheck(id, manager)]);
-    expect(queued[1]).toBe(false);
-    const waiting = async (): Promise<number> =>
-      (await db.query("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'component-recheck' AND state IN ('created', 'retry', 'active')"))[0].n;
-    expect(await waiting()).toBeGreaterThan(0);
-    await eventually(async () => ((await waiting()) === 0 ? true : undefined), PATIENCE_MS, 'the queued rechecks');
+    expect(queued).toEqual([true, false]);
+    expect(await queuedJobs()).toBe(before + 1);
+    await allRechecksDone();
     // Running a recheck again changes nothing (a retried job is harmless).
     await rechecks.recheck(id);
     await rechecks.recheck(id);
