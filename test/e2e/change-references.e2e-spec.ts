@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { createTranslatedComponent, SeededContent } from '../support/content-factories';
 import { eventually } from '../support/server-process';
 import { createTestApp, TestApp } from '../support/test-app';
+import { PATIENCE_MS } from '../support/wait';
 
 // The history outlives what it talks about (Weblate's Change keeps its row when the unit, translation,
 // component, project or user goes): deleting a parent sets the change's reference to it to NULL and changes
@@ -175,7 +176,7 @@ describe('changes when what they reference is deleted', () => {
   const waitsForLock = (pid: number) =>
     eventually(
       async () => ((await ds.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'`, [pid])).length > 0 ? true : undefined),
-      10_000,
+      PATIENCE_MS,
       `session ${pid} waiting for a lock`,
     );
   /** Asked before the session runs a statement that blocks: a pg Client queues queries behind it. */

@@ -59,7 +59,7 @@ describe('change stream', () => {
   const connectStarted = async (path: string, headers: Record<string, string> = {}): Promise<SseClient> => {
     const client = await connect(path, headers);
     expect(client.status).toBe(200);
-    await client.waitUntil(() => client.lastEventId !== '', 10_000, 'the starting position');
+    await client.waitUntil(() => client.lastEventId !== '', PATIENCE_MS, 'the starting position');
     return client;
   };
 
@@ -100,7 +100,7 @@ describe('change stream', () => {
 
       // A change made through the API: action 45 (new contributor) and 5 (new translation).
       await app.http().patch(`/api/units/${content.translations[0].unitIds[1]}/`).set(...authHeader(TEST_ADMIN_TOKEN)).send({ target: ['Druhý'], state: 20 }).expect(200);
-      await client.waitUntil(() => client.events.length >= 2, 45_000, 'the two changes of the edit');
+      await client.waitUntil(() => client.events.length >= 2, PATIENCE_MS, 'the two changes of the edit');
       expect(client.events.map((event) => event.event)).toEqual(['change', 'change']);
       const [contributor, translated] = client.events.map((event) => JSON.parse(event.data) as Record<string, unknown>);
       expect([contributor.action, translated.action]).toEqual([45, 5]);
@@ -119,7 +119,7 @@ describe('change stream', () => {
 
     it('sends heartbeat comments while idle', async () => {
       const client = await connectStarted('/api/changes/stream/');
-      await client.waitUntil(() => client.comments.includes('ping'), 10_000, 'a heartbeat');
+      await client.waitUntil(() => client.comments.includes('ping'), PATIENCE_MS, 'a heartbeat');
       expect(client.events).toEqual([]);
     });
 
@@ -194,11 +194,11 @@ describe('change stream', () => {
         };
         // The client disconnects and reconnects while the other process is still writing.
         const writing = write(10);
-        await first.waitUntil(() => first.changeIds().length >= 4, 45_000, 'the first changes');
+        await first.waitUntil(() => first.changeIds().length >= 4, PATIENCE_MS, 'the first changes');
         await disconnect(first);
         const second = await connectStarted('/api/changes/stream/', { 'Last-Event-ID': first.lastEventId });
         await writing;
-        await second.waitUntil(() => first.changeIds().length + second.changeIds().length >= inserted.length, 45_000, 'every change');
+        await second.waitUntil(() => first.changeIds().length + second.changeIds().length >= inserted.length, PATIENCE_MS, 'every change');
         const received = [...first.changeIds(), ...second.changeIds()];
         expect(new Set(received).size).toBe(received.length);
         // In feed order: by writing transaction, so each round's early id comes first although it committed last.
@@ -394,7 +394,7 @@ describe('change stream shutdown', () => {
     const origin = `http://127.0.0.1:${(app.glossa.app.getHttpServer().address() as { port: number }).port}`;
     const client = await SseClient.connect(`${origin}/api/changes/stream/`);
     expect(client.status).toBe(200);
-    await client.waitUntil(() => client.lastEventId !== '', 10_000, 'the starting position');
+    await client.waitUntil(() => client.lastEventId !== '', PATIENCE_MS, 'the starting position');
     const closing = app.close();
     await client.waitForEnd();
     await closing;

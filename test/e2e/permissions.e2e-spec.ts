@@ -80,8 +80,9 @@ describe('permissions', () => {
    */
   async function insertTask(componentId: number, status: 'running' | 'completed'): Promise<string> {
     const id = randomUUID();
-    await ds.query(`INSERT INTO tasks (id, kind, component_id, status, progress, log) VALUES ($1, 'component-import', $2, $3, 50, '')`, [id, componentId, status]);
+    // Claimed before the row exists: the cron never sees it running and unclaimed.
     if (status === 'running') claims.push(await holdTaskClaim(app, id));
+    await ds.query(`INSERT INTO tasks (id, kind, component_id, status, progress, log) VALUES ($1, 'component-import', $2, $3, 50, '')`, [id, componentId, status]);
     return id;
   }
 

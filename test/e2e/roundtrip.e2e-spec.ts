@@ -171,11 +171,19 @@ describe('repository round-trip', () => {
     const id = await unitId('cs', 'app.greeting');
     await app.http().patch(`/api/units/${id}/`).set(...as).send({ target: ['Čau, {name}!'], state: 20 }).expect(200);
     const scheduler = app.glossa.app.get(CommitPendingScheduler);
-    // Fresh edits wait for their age.
-    expect(await scheduler.commitAged()).toEqual([]);
-    await db.query(`UPDATE changes SET timestamp = timestamp - interval '3 hours' WHERE unit_id = $1`, [id]);
-    const [{ component }] = await db.query(`SELECT id AS component FROM components WHERE slug = 'app'`);
-    expect(await scheduler.commitAged()).toEqual([component]);
+    // The periodic job (every 5 minutes) finds nothing meanwhile: it could commit the backdated edit between the
+    // UPDATE below and the test's own call, whose answer would then be empty.
+    const commitAged = scheduler.commitAged.bind(scheduler);
+    scheduler.commitAged = () => Promise.resolve([]);
+    try {
+      // Fresh edits wait for their age.
+      expect(await commitAged()).toEqual([]);
+      await db.query(`UPDATE changes SET timestamp = timestamp - interval '3 hours' WHERE unit_id = $1`, [id]);
+      const [{ component }] = await db.query(`SELECT id AS component FROM components WHERE slug = 'app'`);
+      expect(await commitAged()).toEqual([component]);
+    } finally {
+      scheduler.commitAged = commitAged;
+    }
     const upstream = await git(sandbox.root, '--git-dir', sandbox.upstream, 'show', 'main:translations/cs/app.json');
     expect(upstream).toContain('"greeting": "Čau, {name}!"');
     expect(await git(sandbox.root, '--git-dir', sandbox.upstream, 'log', '-1', '--format=%an', 'main')).toBe('Tereza Překladatelová\n');

@@ -31,6 +31,8 @@ describe('tasks', () => {
   /** A task row as the job runner writes it; `result` is JSON (or null). */
   async function insertTask(fields: { status: string; progress?: number; result?: unknown; log?: string; componentId?: number }): Promise<string> {
     const id = randomUUID();
+    // Claimed before the row exists: the task-recovery cron never sees it running and unclaimed.
+    if (fields.status === 'running') claims.push(await holdTaskClaim(app, id));
     await dataSource.query(
       'INSERT INTO tasks (id, kind, component_id, status, progress, result, log) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)',
       [
@@ -43,7 +45,6 @@ describe('tasks', () => {
         fields.log ?? '',
       ],
     );
-    if (fields.status === 'running') claims.push(await holdTaskClaim(app, id));
     return id;
   }
 

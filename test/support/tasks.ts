@@ -36,7 +36,7 @@ export async function unitIdByContext(db: DataSource, language: string, context:
 
 /**
  * Holds the claim a live process holds on a task it runs (src/jobs/process-claims.ts). A test that inserts a
- * `running` task row must hold it: otherwise the task-recovery cron (every minute, TaskRecoveryService) finds
+ * `running` task row must take it before the INSERT: otherwise the task-recovery cron (every minute, TaskRecoveryService) finds
  * the task unclaimed and reports it interrupted, which on a slow machine happens in the middle of the test.
  */
 export function holdTaskClaim(app: TestApp, taskId: string): Promise<ReleaseClaim> {
