@@ -4,6 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { JOBS_CHANNEL, poolNotifications } from '../database/pool-notifications';
 import { runAsBackgroundWork } from '../database/statement-timeout';
+import { DueWakeups } from './due-wakeups';
 import { dataSourceDb, transactionDb, type PgBossDb } from './pg-boss-db';
 
 // A thin layer over pg-boss (architecture.md "Runtime shape": background work is spread over processes by
@@ -87,6 +88,8 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
   private readonly runListeners: JobRunListener[] = [];
   /** Queue name → the id of this process's pg-boss worker on it (see wake()). */
   private readonly workers = new Map<string, string>();
+  /** Wakes this process's workers when a job it sent to start later is due (due-wakeups.ts). */
+  private readonly dueWakeups = new DueWakeups((name) => this.wake(name));
   private boss: PgBoss | undefined;
   private starting: Promise<void> | undefined;
 
@@ -135,8 +138,10 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     if (options.startAfter) sendOptions.startAfter = options.startAfter;
     if (options.manager) sendOptions.db = transactionDb(options.manager);
     const queued = (await boss.send(name, data, sendOptions)) !== null;
-    // A job that starts later is found by the workers' poll once it is due.
-    if (queued && !options.startAfter) await this.announce(name, options.manager);
+    // A job that starts later is not announced: this process wakes its worker when it is due, other
+    // processes' workers find it by their poll.
+    if (queued && options.startAfter) this.dueWakeups.at(name, options.startAfter);
+    else if (queued) await this.announce(name, options.manager);
     return queued;
   }
 
@@ -145,7 +150,8 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
    * sender's transaction, delivered when it commits (never before the job is visible), to the pool
    * connections of every process (pool-notifications.ts), which wake their worker (wake()). Without it a job
    * waited up to JOB_POLLING_SECONDS for a worker's next poll; with it the poll is only the fallback for jobs
-   * nobody announced (retries, delayed and scheduled jobs, a notification lost with its connection).
+   * nobody announced (handler retries, scheduled jobs, jobs another process sent to start later, a
+   * notification lost with its connection).
    */
   private async announce(name: string, manager: EntityManager | undefined): Promise<void> {
     await (manager ?? this.dataSource).query('SELECT pg_notify($1, $2)', [JOBS_CHANNEL, name]);
@@ -228,6 +234,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     this.starting = undefined;
     poolNotifications.off(JOBS_CHANNEL, this.wake);
     this.workers.clear();
+    this.dueWakeups.clear();
     const timeoutMs = this.options.shutdownTimeoutMs ?? 30_000;
     const deadline = Date.now() + timeoutMs;
     await boss.stop({ graceful: true, wait: true, close: false, timeout: timeoutMs });
@@ -303,6 +310,10 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
           this.handlers.delete(run);
         }
       }
+      // The batch was full, so more jobs may be waiting: fetch again now. pg-boss's worker otherwise waits
+      // out the rest of its polling interval after every job (pg-boss 10 worker.js), and a burst of jobs
+      // announced together (one NOTIFY per transaction and queue) ran one per JOB_POLLING_SECONDS.
+      this.wake(name);
     });
     this.workers.set(name, worker);
   }

@@ -15,7 +15,10 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database'
 
 // A queued job wakes its workers when the sender's transaction commits (job-queue.ts announce()), in this
 // process and, on PostgreSQL, in every other: the workers here poll once a minute, so a job that waited for
-// the poll would start a minute late, and the tests check the wake-up itself, not the time it took.
+// the poll would start a minute late, and the tests check the wake-up itself, not the time it took. A worker
+// that finished a job fetches the next at once, and a job sent to start later wakes its sender's worker when
+// it is due (due-wakeups.ts): those tests' worker polls once an hour, so a job it found only by polling would
+// not start before Jest's timeout.
 
 const realPostgres = Boolean(process.env.GLOSSA_TEST_SERVER_URL);
 const QUEUE = 'wake-test';
@@ -25,6 +28,7 @@ const RARE_POLLING_SECONDS = 60;
 describe('job queue wake-ups', () => {
   let database: TestDatabase;
   const jobSchema = `pgboss_test_${randomBytes(4).toString('hex')}`;
+  const otherSchemas: string[] = [];
   const running: INestApplicationContext[] = [];
   const handled: Array<{ n: number }> = [];
   let onHandled: (() => void) | undefined;
@@ -82,7 +86,7 @@ describe('job queue wake-ups', () => {
   afterAll(async () => {
     poolNotifications.off(JOBS_CHANNEL, recordAnnouncement);
     for (const app of running) await app.close();
-    await dropJobSchema(database.url, jobSchema);
+    for (const schema of [jobSchema, ...otherSchemas]) await dropJobSchema(database.url, schema);
     await database?.drop();
   });
 
@@ -147,5 +151,39 @@ describe('job queue wake-ups', () => {
     } finally {
       notifyWorker.mockRestore();
     }
+  });
+
+  describe('a worker that polls once an hour', () => {
+    let app: INestApplicationContext;
+
+    beforeAll(async () => {
+      const schema = `pgboss_test_${randomBytes(4).toString('hex')}`;
+      otherSchemas.push(schema);
+      app = await start({ schema, pollingIntervalSeconds: 3600 });
+    });
+
+    it('runs jobs queued together one after another, each as soon as the one before has ended', async () => {
+      const before = handled.length;
+      const done = handledCount(before + 5);
+      // One commit: PostgreSQL delivers the five identical notifications as one per listening connection, so at
+      // most two wake-ups come from the database; the worker fetches one job at a time.
+      await app.get(DataSource).transaction(async (manager) => {
+        // Keys of their own: the queue keeps one waiting job per key (its policy), and a job without one has the empty key.
+        for (const n of [11, 12, 13, 14, 15]) expect(await app.get(JobQueue).sendUnlessWaiting(QUEUE, { n }, { key: `burst-${n}`, manager })).toBe(true);
+      });
+      await done;
+      expect(handled.slice(before).map((data) => data.n).sort()).toEqual([11, 12, 13, 14, 15]);
+    });
+
+    it('starts a job sent to start later once it is due, without an announcement', async () => {
+      const before = handled.length;
+      const done = handledCount(before + 1);
+      await app.get(DataSource).query('SELECT 1');
+      announced.length = 0;
+      expect(await app.get(JobQueue).sendUnlessWaiting(QUEUE, { n: 21 }, { key: 'soon', startAfter: new Date(Date.now() + 300) })).toBe(true);
+      await done;
+      expect(handled.slice(before)).toEqual([{ n: 21 }]);
+      expect(announced).toEqual([]);
+    });
   });
 });
