@@ -26,7 +26,13 @@ const TEST_FILE = /\.(e2e-)?spec\.ts$/;
  * many enough that two workers stay busy until near the end (the last group to start sets the tail).
  */
 const E2E_FILES_PER_GROUP = 6;
-const UNIT_FILES_PER_GROUP = 25;
+/**
+ * Unit files are light to load, but several of them parse inputs of 50,000 units, and a worker's resident size
+ * only grows within a group: with 25 files a group the heaviest reached 831 MB alone (hostile-input, xliff,
+ * parser-pool and ts together), beside the other worker's first e2e group. With 16 the heaviest is 460 MB, for
+ * about 2 s more CPU over all unit groups (docs/performance.md "npm test, session 25").
+ */
+const UNIT_FILES_PER_GROUP = 16;
 
 /** Every test file under the test roots, as paths relative to `root` with forward slashes, sorted. */
 export function findTestFiles(root) {
