@@ -40,17 +40,14 @@ export class DueWakeups {
     const dueMs = due.getTime();
     const delayMs = dueMs - this.now();
     if (!Number.isFinite(delayMs) || delayMs > WAKEUP_HORIZON_MS) return;
-    let timers = this.pending.get(queue);
-    if (timers === undefined) this.pending.set(queue, (timers = new Map()));
+    const timers = this.pending.get(queue) ?? new Map<number, unknown>();
+    this.pending.set(queue, timers);
     if (timers.has(dueMs) || timers.size >= WAKEUPS_PER_QUEUE) return;
-    const ofQueue = timers;
-    ofQueue.set(
-      dueMs,
-      this.timers.set(() => {
-        ofQueue.delete(dueMs);
-        this.wake(queue);
-      }, Math.max(0, delayMs) + DUE_MARGIN_MS),
-    );
+    const wakeUp = (): void => {
+      timers.delete(dueMs);
+      this.wake(queue);
+    };
+    timers.set(dueMs, this.timers.set(wakeUp, Math.max(0, delayMs) + DUE_MARGIN_MS));
   }
 
   /** Wake-ups waiting, over all queues. */

@@ -77,6 +77,17 @@ describe('quality checks', () => {
     await waitForTask(app, created.body.task_url, admin);
   };
 
+  /** Component recheck jobs ever queued (the queue's rows in every state). */
+  const recheckJobs = async (): Promise<number> => (await db.query("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'component-recheck'"))[0].n;
+  /** Until no component recheck waits or runs: every recheck queued so far has run. */
+  const allRechecksDone = (): Promise<true> =>
+    eventually(
+      async () =>
+        (await db.query("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'component-recheck' AND state IN ('created', 'retry', 'active')"))[0].n === 0 ? true : undefined,
+      PATIENCE_MS,
+      'the queued rechecks',
+    );
+
   /** Translation statistics agree with the units' has_failing_check: count, source words and percent. */
   const expectStatisticsAgree = async (): Promise<number> => {
     const all = await units();
@@ -139,9 +150,6 @@ describe('quality checks', () => {
 
   it('coalesces rechecks of a component: the last flags win, a waiting recheck covers later changes', async () => {
     // Three changes in a row: whichever rechecks run, the last one reads the last flags.
-    const waiting = async (): Promise<number> =>
-      (await db.query("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'component-recheck' AND state IN ('created', 'retry', 'active')"))[0].n;
-    const allRechecksDone = (): Promise<true> => eventually(async () => ((await waiting()) === 0 ? true : undefined), PATIENCE_MS, 'the queued rechecks');
     for (const flags of ['ignore-all-checks', 'c-format, ignore-same', 'c-format']) {
       await app.http().patch('/api/components/chk/app/').set(...admin).send({ check_flags: flags }).expect(200);
     }
@@ -155,11 +163,10 @@ describe('quality checks', () => {
     // A second request while one is waiting queues nothing.
     const rechecks = app.glossa.app.get(ComponentRecheckScheduler);
     const [{ id }]: Array<{ id: number }> = await db.query("SELECT id FROM components WHERE slug = 'app' AND project_id = (SELECT id FROM projects WHERE slug = 'chk')");
-    const queuedJobs = async (): Promise<number> => (await db.query("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'component-recheck'"))[0].n;
-    const before = await queuedJobs();
+    const before = await recheckJobs();
     const queued = await db.transaction(async (manager) => [await rechecks.scheduleRecheck(id, manager), await rechecks.scheduleRecheck(id, manager)]);
     expect(queued).toEqual([true, false]);
-    expect(await queuedJobs()).toBe(before + 1);
+    expect(await recheckJobs()).toBe(before + 1);
     await allRechecksDone();
     // Running a recheck again changes nothing (a retried job is harmless).
     await rechecks.recheck(id);
@@ -171,15 +178,10 @@ describe('quality checks', () => {
 
   it('queues the recheck in the transaction that saves check_flags: the job exists iff the change committed', async () => {
     const rechecks = app.glossa.app.get(ComponentRecheckScheduler);
-    const jobs = async (): Promise<number> => (await db.query("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'component-recheck'"))[0].n;
     const flags = async (): Promise<string> =>
       (await db.query("SELECT check_flags FROM components WHERE slug = 'app' AND project_id = (SELECT id FROM projects WHERE slug = 'chk')"))[0].check_flags;
-    await eventually(
-      async () => ((await db.query("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'component-recheck' AND state IN ('created', 'retry', 'active')"))[0].n === 0 ? true : undefined),
-      PATIENCE_MS,
-      'the queued rechecks',
-    );
-    const before = await jobs();
+    await allRechecksDone();
+    const before = await recheckJobs();
     // The job is inserted, then the request fails before its transaction commits (as a crash would): the
     // saved flags and the job row go together.
     const original = rechecks.scheduleRecheck;
@@ -198,11 +200,11 @@ describe('quality checks', () => {
     expect(managers.length).toBe(1);
     expect(managers[0]).toBeDefined();
     expect(await flags()).toBe('c-format');
-    expect(await jobs()).toBe(before);
+    expect(await recheckJobs()).toBe(before);
     // Committed: flags and job both.
     await app.http().patch('/api/components/chk/app/').set(...admin).send({ check_flags: 'c-format, ignore-same' }).expect(200);
     expect(await flags()).toBe('c-format, ignore-same');
-    expect(await jobs()).toBe(before + 1);
+    expect(await recheckJobs()).toBe(before + 1);
     await untilActive('same', []);
     await app.http().patch('/api/components/chk/app/').set(...admin).send({ check_flags: 'c-format' }).expect(200);
     await untilActive('same', ['same']);
