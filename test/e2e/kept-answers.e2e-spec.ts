@@ -6,11 +6,11 @@ import { authHeader } from '../support/contract';
 import { createUserWithToken } from '../support/users-factories';
 import { createTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 
-// Detail answers kept by their rows' versions (src/common/http/response-memo.ts): the project, component and
-// translation details and a component's translations are answered from the bytes this process kept when the
-// auth guard's statement finds the rows unchanged. Every change below is made in SQL on another connection, as
-// another replica's write would be: no notification, no invalidation reaches the process, and the next read
-// must still show it.
+// Detail answers kept by their rows' versions (src/common/http/response-memo.ts): the project, component,
+// translation and unit details and a component's translations are answered from the bytes this process kept when
+// the auth guard's statement, which then reads the version alone, finds the rows unchanged. Every change below is
+// made in SQL on another connection, as another replica's write would be: no notification, no invalidation
+// reaches the process, and the next read must still show it.
 
 describe('detail answers kept by their rows\' versions', () => {
   let app: TestApp;
@@ -22,7 +22,8 @@ describe('detail answers kept by their rows\' versions', () => {
   const componentPath = () => `/api/components/${content.project.slug}/${content.component.slug}/`;
   const translationPath = (code = 'cs') => `/api/translations/${content.project.slug}/${content.component.slug}/${code}/`;
   const pagePath = (query = '') => `${componentPath()}translations/${query}`;
-  const keptRoutes = () => [projectPath(), componentPath(), translationPath(), pagePath(), pagePath('?page_size=2&page=2')];
+  const unitPath = (index = 0) => `/api/units/${content.translations[0].unitIds[index]}/`;
+  const keptRoutes = () => [projectPath(), componentPath(), translationPath(), pagePath(), pagePath('?page_size=2&page=2'), unitPath()];
 
   /** Reads `path` twice and returns the second answer, after checking both are the same bytes and tag. */
   async function readTwice(path: string, headers: [string, string][] = []) {
@@ -47,18 +48,98 @@ describe('detail answers kept by their rows\' versions', () => {
     await app?.close();
   });
 
-  it('answers a repeated read from the kept bytes: the statement sends the version held and PostgreSQL builds no body', async () => {
-    await app.http().get(translationPath()).set(...admin).expect(200);
-    const { result: second, statements } = await captureStatements('pg_postmaster_start_time', () => app.http().get(translationPath()).set(...admin));
-    expect(second.status).toBe(200);
-    expect(second.body.language_code).toBe('cs');
-    expect(statements).toHaveLength(1);
-    const held = statements[0].values.find((value) => typeof value === 'string' && value.includes('/'));
-    expect(typeof held).toBe('string');
-    // The same statement, run again with the same parameters: the rows are unchanged, so no body is built.
-    const { rows } = await client.query<{ access: { version: string; detail: unknown } }>(statements[0].text, statements[0].values);
-    expect(rows[0].access.version).toBe(held);
-    expect(rows[0].access.detail).toBeNull();
+  /** The access statements a read sends (every one names the database's start in its version) and their rows, run again. */
+  async function readStatements(path: string) {
+    const { result, statements } = await captureStatements('pg_postmaster_start_time', () => app.http().get(path).set(...admin));
+    expect(result.status).toBe(200);
+    const rows = [];
+    for (const statement of statements) rows.push((await client.query<{ access: { version: string; detail?: unknown } }>(statement.text, statement.values)).rows[0].access);
+    return { result, rows };
+  }
+
+  for (const [what, path, marker] of [
+    ['translation', translationPath, 'last_change::text'],
+    ['unit', unitPath, 'unit_json'],
+  ] as const) {
+    it(`answers a repeated ${what} read from the kept bytes: the statement reads the version alone and PostgreSQL builds no body`, async () => {
+      // The first read builds the body and names the version of its rows.
+      const first = await readStatements(path());
+      expect(first.rows).toHaveLength(1);
+      expect(first.rows[0].detail).not.toBeNull();
+      const { version } = first.rows[0];
+      expect(version).toMatch(/\//);
+      // The second reads the version alone: the same statement, run again, answers the version and no body, and
+      // no statement that would build the body is sent.
+      const second = await readStatements(path());
+      expect(second.result.text).toBe(first.result.text);
+      expect(second.rows).toHaveLength(1);
+      expect(second.rows[0].version).toBe(version);
+      expect(second.rows[0]).not.toHaveProperty('detail');
+      const { statements } = await captureStatements(marker, () => app.http().get(path()).set(...admin));
+      expect(statements).toHaveLength(0);
+    });
+  }
+
+  it('reads a unit whose rows moved with the version first and then the full statement, and keeps the new answer', async () => {
+    await readTwice(unitPath(1));
+    await client.query(`UPDATE units SET explanation = 'Moved on another connection' WHERE id = $1`, [content.translations[0].unitIds[1]]);
+    const moved = await readStatements(unitPath(1));
+    expect(moved.result.body.explanation).toBe('Moved on another connection');
+    // The check (no body), then the full statement; run again now, both name the rows as they are.
+    expect(moved.rows).toHaveLength(2);
+    expect(moved.rows[0]).not.toHaveProperty('detail');
+    expect(moved.rows[1].detail).not.toBeNull();
+    expect(moved.rows[0].version).toBe(moved.rows[1].version);
+    const again = await readStatements(unitPath(1));
+    expect(again.result.text).toBe(moved.result.text);
+    expect(again.rows).toHaveLength(1);
+    expect(again.rows[0]).not.toHaveProperty('detail');
+  });
+
+  // Each row a unit's JSON is built from (unit.response.ts unitVersionColumn), changed on another connection.
+  it('shows the unit, its translation\'s plural and its component\'s, project\'s and language\'s names in links changed on another connection', async () => {
+    const unitId = content.translations[0].unitIds[2];
+    const path = `/api/units/${unitId}/`;
+    const translationId = `(SELECT translation_id FROM units WHERE id = ${Number(unitId)})`;
+    const steps: Array<{ sql: string; shows: (body: Record<string, unknown>) => boolean; undo?: string }> = [
+      { sql: `UPDATE units SET target = 'Changed elsewhere' WHERE id = ${Number(unitId)}`, shows: (body) => JSON.stringify(body.target) === '["Changed elsewhere"]' },
+      // A plural unit's target is fitted to its translation's plural (unit.response.ts).
+      { sql: `UPDATE units SET source = E'One\\x1e\\x1eMany', target = E'Jeden\\x1e\\x1eMnoho' WHERE id = ${Number(unitId)}`, shows: (body) => (body.target as string[]).length >= 2 },
+      { sql: `UPDATE translations SET plural_number = 4 WHERE id = ${translationId}`, shows: (body) => JSON.stringify(body.target) === '["Jeden","Mnoho","",""]' },
+      {
+        sql: `UPDATE components SET slug = slug || '-moved' WHERE id = ${content.component.id}`,
+        shows: (body) => String(body.translation).includes(`/${content.component.slug}-moved/`),
+        undo: `UPDATE components SET slug = '${content.component.slug}' WHERE id = ${content.component.id}`,
+      },
+      {
+        sql: `UPDATE projects SET slug = slug || '-moved' WHERE id = ${content.project.id}`,
+        shows: (body) => String(body.web_url).includes(`/${content.project.slug}-moved/`),
+        undo: `UPDATE projects SET slug = '${content.project.slug}' WHERE id = ${content.project.id}`,
+      },
+      {
+        sql: `UPDATE languages SET code = 'cs-moved' WHERE id = (SELECT language_id FROM translations WHERE id = ${translationId})`,
+        shows: (body) => String(body.translation).includes('/cs-moved/'),
+        undo: `UPDATE languages SET code = 'cs' WHERE code = 'cs-moved'`,
+      },
+    ];
+    for (const step of steps) {
+      const before = await readTwice(path);
+      expect(step.shows(before.body as Record<string, unknown>)).toBe(false);
+      await client.query(step.sql);
+      expect(step.shows((await app.http().get(path).set(...admin).expect(200)).body as Record<string, unknown>)).toBe(true);
+      if (step.undo !== undefined) await client.query(step.undo);
+    }
+  });
+
+  it('shows a unit\'s labels set and deleted through the API, which touch the unit\'s row', async () => {
+    const sourceId = content.source.unitIds[0];
+    const path = `/api/units/${sourceId}/`;
+    const label = await app.http().post(`/api/projects/${content.project.slug}/labels/`).set(...admin).send({ name: 'Kept', color: 'green' }).expect(201);
+    expect((await readTwice(path)).body.labels).toEqual([]);
+    await app.http().patch(path).set(...admin).send({ labels: [label.body.id] }).expect(200);
+    expect((await readTwice(path)).body.labels).toEqual([label.body]);
+    await app.http().delete(`/api/projects/${content.project.slug}/labels/${label.body.id}/`).set(...admin).expect(204);
+    expect((await app.http().get(path).set(...admin).expect(200)).body.labels).toEqual([]);
   });
 
   it('keeps answers apart by path, query and link host', async () => {

@@ -3,7 +3,7 @@ import type { LinkBuilder } from '../links/link-builder';
 
 /*
  * A detail read answered by the access statement itself (docs/performance.md, "Read floor"). Every request
- * whose path names an object runs one statement in the auth guard (scope-access.ts: the token's caller, the
+ * whose path names an object runs one statement in the auth guard (access-statement.ts: the token's caller, the
  * object, its visibility and the caller's rights); a detail route then ran a second statement for the body,
  * and on this stack each statement costs a socket round trip that wakes a PostgreSQL backend — more than
  * PostgreSQL spends answering it. A GET route may therefore declare the SELECT that reads its body; the guard
@@ -15,7 +15,7 @@ import type { LinkBuilder } from '../links/link-builder';
 
 /** The body's SELECT for a route whose path names an object of `kind`, with the path's parameters from `$first`. */
 export interface DetailRead {
-  /** Which object lookup of scope-access.ts the path uses (and whose parameters the SELECT takes). */
+  /** Which object lookup of access-statement.ts the path uses (and whose parameters the SELECT takes). */
   kind: 'project' | 'component' | 'translation' | 'unit' | 'change';
   /**
    * A SELECT of at most one row; its parameters are `$first`, `$first + 1`, … in the path's order. The row
@@ -41,20 +41,25 @@ export interface DetailRead {
   rawColumn?: string;
   /**
    * Whether the SELECT's row also names the object the path names, in the columns the kind's lookup answers
-   * (`project_id`, `component_id`, `language_id`; scope-access.ts SCOPE_LOOKUPS). The guard's statement then
+   * (`project_id`, `component_id`, `language_id`; access-statement.ts SCOPE_LOOKUPS). The guard's statement then
    * takes the object from this row instead of a lookup of its own, which read the same rows again (a unit's
    * translation and component: docs/performance.md, "The unit detail against its floor, session 20"). Only
-   * with a `rawColumn` and without a `version`; the handler then receives the raw column alone.
+   * with a `rawColumn`; the handler then receives the raw column alone. With a `version` as well, the `version`
+   * SELECT names the object the same way, and the body's SELECT has the version as its column `v` too, written
+   * from the same rows, so that either statement finds the object once.
    */
   selectsScope?: boolean;
   /**
-   * A SELECT of one text column `v` over the same parameters (path, then query) naming the versions of every
-   * row the body is built from: the `xmin` of each, and what the body takes from other rows that is not a
-   * column of a row named here (an add-on's id, a count). With it, the 200 answer is kept in this process
-   * (response-memo.ts) and the next request for it sends the version it holds; the statement then builds the
-   * body only when the rows changed. It must name everything the body reads, or a changed body is missed.
+   * A SELECT of one text column `v` over the path's parameters (and the query's, with `versionReadsQuery`)
+   * naming the versions of every row the body is built from: the `xmin` of each, and what the body takes from
+   * other rows that is not a column of a row named here (an add-on's id, a count). With it, the 200 answer is kept
+   * in this process (response-memo.ts); while it is kept, the guard's statement reads this version alone, without
+   * the body (access-statement.ts AccessStatementMode), and the kept answer is sent when it is unchanged. It
+   * must name everything the body reads, or a changed body is missed.
    */
   version?(first: number): string;
+  /** Whether `version` takes the query-string parameters after the path's (a page's size and offset). */
+  versionReadsQuery?: boolean;
 }
 
 /**

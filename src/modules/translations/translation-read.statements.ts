@@ -112,6 +112,7 @@ export const COMPONENT_TRANSLATIONS_READ: DetailRead = {
   version: (n) =>
     `SELECT ${versionColumn('c.xmin', 'p.xmin', TRANSLATION_COUNT, `(SELECT string_agg(concat(t.id, ',', t.xmin, ',', l.xmin, ',', la.xmin), ';' ORDER BY t.id) ${pageRows(n, 'tp.id, tp.xmin, tp.language_id, tp.last_author_id')})`)}
        ${componentOfPath(n)}`,
+  versionReadsQuery: true,
   queryParams: (query) => {
     const request = parsePageRequest(query);
     if (request.page === 'last') return null;

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { versionColumn } from '../../common/auth/read-with-access';
 import type { LinkBuilder } from '../../common/links/link-builder';
 import type { ExactInteger } from '../../common/serialization/json-writer';
 import { PLURAL_SEPARATOR } from '../../common/text/word-count';
@@ -171,15 +172,27 @@ export function unitJsonSql(u: string, translation: { path: string; pluralNumber
  * translation once), so however the planner misjudges the small tables, the work grows with the units read,
  * not with units × components (issue 10 item 5). Its ids are the unit's scope (unitsByIdSql `withScope`).
  */
-const TRANSLATION_OF_UNIT = `CROSS JOIN LATERAL (
+/** The translation `tr` of the unit `u`: its path, plural, ids and, with `versions`, its rows' versions (UNIT_DETAIL_VERSION). */
+const translationOfUnit = (versions = false): string => `CROSS JOIN LATERAL (
      SELECT ${translationPathSql('p.slug', 'c.slug', 'l.code')} AS path, COALESCE(t.plural_number, l.plural_number) AS plural_number,
-            c.project_id, t.component_id, t.language_id
+            c.project_id, t.component_id, t.language_id${versions ? ', t.xmin AS t_xmin, c.xmin AS c_xmin, p.xmin AS p_xmin, l.xmin AS l_xmin' : ''}
        FROM translations t
        JOIN components c ON c.id = t.component_id
        JOIN projects p ON p.id = c.project_id
        JOIN languages l ON l.id = t.language_id
       WHERE t.id = u.translation_id LIMIT 1
    ) tr`;
+const TRANSLATION_OF_UNIT = translationOfUnit();
+
+/**
+ * The version of the rows a unit's JSON is built from (DetailRead.version), over `unit` and the translation's,
+ * component's, project's and language's `xmin` columns: the unit's columns, and the translation's path and plural
+ * (translationOfUnit). Its labels are named by the unit's own row, which every write of its labels touches
+ * (unit-labels.ts editUnitLabels, labels.service.ts remove; labels are never edited in place), as the units
+ * page's entity tag relies on too (units-read.service.ts densePage).
+ */
+export const unitVersionColumn = (unit: string, translation: string, component: string, project: string, language: string): string =>
+  versionColumn(`${unit}.xmin`, translation, component, project, language);
 
 const UNIT_JSON_OF_TR = (links: UnitLinkSql): string => unitJsonSql('u', { path: 'tr.path', pluralNumber: 'tr.plural_number' }, links);
 
@@ -194,11 +207,13 @@ export function unitPageJsonSql(orderBy: string, links: UnitLinkSql): string {
 
 /**
  * The JSON text of the units `u.id ${idCondition}` names (e.g. `= $1`), one row each: `id` and `unit_json`.
- * `withScope`: also the unit's `project_id`, `component_id` and `language_id` (DetailRead.selectsScope).
+ * `detail`: also the unit's `project_id`, `component_id` and `language_id` (DetailRead.selectsScope) and the
+ * version `v` of its rows (unitVersionColumn), for the auth guard's statement (UNIT_DETAIL_READ).
  */
-export function unitsByIdSql(idCondition: string, links: UnitLinkSql, withScope = false): string {
-  return `SELECT u.id::text AS id,${withScope ? ' tr.project_id, tr.component_id, tr.language_id,' : ''} ${UNIT_JSON_OF_TR(links)}::text AS unit_json
-    FROM units u ${TRANSLATION_OF_UNIT}
+export function unitsByIdSql(idCondition: string, links: UnitLinkSql, detail = false): string {
+  const extra = detail ? ` tr.project_id, tr.component_id, tr.language_id, ${unitVersionColumn('u', 'tr.t_xmin', 'tr.c_xmin', 'tr.p_xmin', 'tr.l_xmin')},` : '';
+  return `SELECT u.id::text AS id,${extra} ${UNIT_JSON_OF_TR(links)}::text AS unit_json
+    FROM units u ${translationOfUnit(detail)}
    WHERE u.id ${idCondition}`;
 }
 
