@@ -1,4 +1,5 @@
-import { alternatingRuns, pairedRatio } from './alternating-runs';
+import type { LoadResult, RequestSpec } from './load';
+import { alternatingRuns, loadSide, pairedRatio, warmedAlternatingRuns } from './alternating-runs';
 
 describe('alternatingRuns', () => {
   /** Runs `rounds` rounds of two recording measurements; returns the order they ran in and the results. */
@@ -43,5 +44,20 @@ describe('pairedRatio', () => {
   it('refuses rounds that do not pair', () => {
     expect(() => pairedRatio([1, 2], [1])).toThrow('pairedRatio needs rounds of both');
     expect(() => pairedRatio([], [])).toThrow('pairedRatio needs rounds of both');
+  });
+});
+
+describe('warmedAlternatingRuns and loadSide', () => {
+  it('warms each side up once for the warm-up, then alternates rounds of the measured duration', async () => {
+    const calls: string[] = [];
+    const load = async (url: string, spec: RequestSpec, connections: number, seconds: number): Promise<LoadResult> => {
+      calls.push(`${url}${spec.path} ${connections}×${seconds}s`);
+      return { requestsPerSecond: calls.length, p50Ms: 1, p99Ms: 1, requests: 1, ok: 1, failed: 0 };
+    };
+    const config = { connections: 7, warmup: 1, duration: 5 };
+    const spec: RequestSpec = { method: 'GET', path: '/api/' };
+    const [a, b] = await warmedAlternatingRuns(2, loadSide(load, config, 'http://a', spec), loadSide(load, config, 'http://b', spec));
+    expect(calls).toEqual(['http://a/api/ 7×1s', 'http://b/api/ 7×1s', 'http://a/api/ 7×5s', 'http://b/api/ 7×5s', 'http://b/api/ 7×5s', 'http://a/api/ 7×5s']);
+    expect([a.map((run) => run.requestsPerSecond), b.map((run) => run.requestsPerSecond)]).toEqual([[3, 6], [4, 5]]);
   });
 });

@@ -1,3 +1,6 @@
+import type { BenchConfig } from './bench-config';
+import type { LoadResult, RequestSpec, runLoad } from './load';
+
 /**
  * `runs` rounds of two measurements taken side by side, alternating which goes first (A B, B A, A B, …), so that
  * a drift of the machine's speed during the rounds falls on both alike. Returns each one's results in round order.
@@ -28,4 +31,28 @@ export function pairedRatio(firsts: readonly number[], seconds: readonly number[
   const ratios = firsts.map((value, round) => value / seconds[round]).sort((a, b) => a - b);
   const middle = Math.floor(ratios.length / 2);
   return ratios.length % 2 === 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2;
+}
+
+/** One side of warmedAlternatingRuns: a warm-up, then what one round measures. */
+export interface MeasuredSide<T> {
+  warmUp(): Promise<unknown>;
+  measure(): Promise<T>;
+}
+
+/** Each side warmed up once, then `runs` rounds of alternatingRuns. */
+export async function warmedAlternatingRuns<T>(runs: number, first: MeasuredSide<T>, second: MeasuredSide<T>): Promise<[T[], T[]]> {
+  await first.warmUp();
+  await second.warmUp();
+  return alternatingRuns(runs, () => first.measure(), () => second.measure());
+}
+
+/**
+ * `spec` against `url` as a side: warmed up for `config.warmup` seconds, each round `config.duration` seconds at
+ * `config.connections`. `load` is load.ts runLoad (passed in: this file loads without autocannon in unit tests).
+ */
+export function loadSide(load: typeof runLoad, config: Pick<BenchConfig, 'connections' | 'warmup' | 'duration'>, url: string, spec: RequestSpec): MeasuredSide<LoadResult> {
+  return {
+    warmUp: () => load(url, spec, config.connections, config.warmup),
+    measure: () => load(url, spec, config.connections, config.duration),
+  };
 }

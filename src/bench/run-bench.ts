@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { alternatingRuns, pairedRatio } from './alternating-runs';
+import { loadSide, pairedRatio, warmedAlternatingRuns } from './alternating-runs';
 import { BenchApi } from './bench-api';
 import { BenchConfig, LANGUAGES, loadBenchConfig } from './bench-config';
 import { GlossaProcess, startGlossa } from './glossa-process';
@@ -85,13 +85,7 @@ async function checkFloorSample(floor: Floor, spec: RequestSpec, glossaBody: Buf
  */
 async function glossaAndFloorRuns(config: BenchConfig, glossaUrl: string, floorUrl: string | null, spec: RequestSpec): Promise<{ glossa: LoadResult[]; floor: LoadResult[] | null }> {
   if (floorUrl === null) return { glossa: await loadRuns(config, glossaUrl, spec), floor: null };
-  await runLoad(glossaUrl, spec, config.connections, config.warmup);
-  await runLoad(floorUrl, spec, config.connections, config.warmup);
-  const [glossa, floor] = await alternatingRuns(
-    config.runs,
-    () => runLoad(glossaUrl, spec, config.connections, config.duration),
-    () => runLoad(floorUrl, spec, config.connections, config.duration),
-  );
+  const [glossa, floor] = await warmedAlternatingRuns(config.runs, loadSide(runLoad, config, glossaUrl, spec), loadSide(runLoad, config, floorUrl, spec));
   return { glossa, floor };
 }
 

@@ -1,4 +1,4 @@
-import { alternatingRuns, pairedRatio } from './alternating-runs';
+import { loadSide, pairedRatio, warmedAlternatingRuns } from './alternating-runs';
 import type { BenchConfig } from './bench-config';
 import type { LoadResult, RequestSpec, runLoad } from './load';
 import { median, type ScenarioReport, type TargetCheck } from './report';
@@ -21,13 +21,7 @@ export interface TokenPairReport {
 export async function measureTokenAgainstAnonymous(config: BenchConfig, glossaUrl: string, authorization: string, load: typeof runLoad): Promise<TokenPairReport> {
   const withToken: RequestSpec = { method: 'GET', path: '/api/', headers: { Authorization: authorization } };
   const anonymous: RequestSpec = { method: 'GET', path: '/api/', headers: {} };
-  await load(glossaUrl, withToken, config.connections, config.warmup);
-  await load(glossaUrl, anonymous, config.connections, config.warmup);
-  const [tokenRuns, anonymousRuns] = await alternatingRuns(
-    config.runs,
-    () => load(glossaUrl, withToken, config.connections, config.duration),
-    () => load(glossaUrl, anonymous, config.connections, config.duration),
-  );
+  const [tokenRuns, anonymousRuns] = await warmedAlternatingRuns(config.runs, loadSide(load, config, glossaUrl, withToken), loadSide(load, config, glossaUrl, anonymous));
   const rates = (runs: LoadResult[]) => runs.map((run) => run.requestsPerSecond);
   const report = { token: tokenRuns, anonymous: anonymousRuns, extraTimePerRequest: pairedRatio(rates(anonymousRuns), rates(tokenRuns)) - 1 };
   console.log(
