@@ -22,7 +22,6 @@ export async function measureTokenAgainstAnonymous(config: BenchConfig, glossaUr
   const withToken: RequestSpec = { method: 'GET', path: '/api/', headers: { Authorization: authorization } };
   const anonymous: RequestSpec = { method: 'GET', path: '/api/', headers: {} };
   const [tokenRuns, anonymousRuns] = await warmedAlternatingRuns(config.runs, loadSide(load, config, glossaUrl, withToken), loadSide(load, config, glossaUrl, anonymous));
-  const rates = (runs: LoadResult[]) => runs.map((run) => run.requestsPerSecond);
   const report = { token: tokenRuns, anonymous: anonymousRuns, extraTimePerRequest: pairedRatio(rates(anonymousRuns), rates(tokenRuns)) - 1 };
   console.log(
     `  api root, token against anonymous in alternating rounds: ${median(rates(tokenRuns)).toFixed(0)} vs ${median(rates(anonymousRuns)).toFixed(0)} req/s, ` +
@@ -36,7 +35,6 @@ export function tokenPairCheck(pair: TokenPairReport, scenarios: Map<string, Sce
   const token = scenarios.get('api root (token)')?.floorRatio;
   const anonymous = scenarios.get('api root (anonymous)')?.floorRatio;
   const floors = token != null && anonymous != null ? `; each scenario against the floor of its own minute: ${percent(anonymous / token - 1)} (÷ floor ${token.toFixed(2)} with the token, ${anonymous.toFixed(2)} without)` : '';
-  const rates = (runs: LoadResult[]) => runs.map((run) => run.requestsPerSecond);
   return {
     target: 'authenticated /api/ costs ≤ 15 % over anonymous',
     measured:
@@ -47,3 +45,4 @@ export function tokenPairCheck(pair: TokenPairReport, scenarios: Map<string, Sce
 }
 
 const percent = (fraction: number): string => `${(fraction * 100).toFixed(1)} %`;
+const rates = (runs: readonly LoadResult[]): number[] => runs.map((run) => run.requestsPerSecond);

@@ -37,7 +37,7 @@ describe('the plan of a detail read with a raw JSON body', () => {
       // checked by its version alone, kept-answers.e2e-spec.ts).
       const unitId = content.translations[0].unitIds[index];
       const request = app.http().get(`/api/units/${unitId}/`);
-      // The guard's statement reads the unit's JSON (scope-access.ts); the handler's own read would be a second one.
+      // The guard's statement reads the unit's JSON (access-statement.ts); the handler's own read would be a second one.
       const { result: response, statements } = await captureStatements('unit_json', async () =>
         caller === 'superuser' ? request.set('Authorization', `Token ${TEST_ADMIN_TOKEN}`) : request,
       );

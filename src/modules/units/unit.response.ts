@@ -170,9 +170,9 @@ export function unitJsonSql(u: string, translation: { path: string; pluralNumber
  * The unit `u`'s translation path and plural as the LATERAL `tr` the unit JSON reads (unitJsonSql). Looked up
  * per unit (LIMIT 1 keeps the planner from flattening it into a join it could reorder, and Memoize reads each
  * translation once), so however the planner misjudges the small tables, the work grows with the units read,
- * not with units × components (issue 10 item 5). Its ids are the unit's scope (unitsByIdSql `withScope`).
+ * not with units × components (issue 10 item 5). Its ids are the unit's scope (unitsByIdSql `detail`); with
+ * `versions`, also the `xmin` of the translation, component, project and language rows (UNIT_VERSION_COLUMN).
  */
-/** The translation `tr` of the unit `u`: its path, plural, ids and, with `versions`, its rows' versions (UNIT_DETAIL_VERSION). */
 const translationOfUnit = (versions = false): string => `CROSS JOIN LATERAL (
      SELECT ${translationPathSql('p.slug', 'c.slug', 'l.code')} AS path, COALESCE(t.plural_number, l.plural_number) AS plural_number,
             c.project_id, t.component_id, t.language_id${versions ? ', t.xmin AS t_xmin, c.xmin AS c_xmin, p.xmin AS p_xmin, l.xmin AS l_xmin' : ''}
@@ -185,14 +185,19 @@ const translationOfUnit = (versions = false): string => `CROSS JOIN LATERAL (
 const TRANSLATION_OF_UNIT = translationOfUnit();
 
 /**
- * The version of the rows a unit's JSON is built from (DetailRead.version), over `unit` and the translation's,
- * component's, project's and language's `xmin` columns: the unit's columns, and the translation's path and plural
- * (translationOfUnit). Its labels are named by the unit's own row, which every write of its labels touches
- * (unit-labels.ts editUnitLabels, labels.service.ts remove; labels are never edited in place), as the units
- * page's entity tag relies on too (units-read.service.ts densePage).
+ * The version of the rows a unit's JSON is built from (DetailRead.version), over `u` and its `translationOfUnit(true)`:
+ * the unit's columns, and the translation's path and plural. Its labels are named by the unit's own row, which every
+ * write of its labels touches (unit-labels.ts editUnitLabels, labels.service.ts remove; labels are never edited in
+ * place), as the units page's entity tag relies on too (units-read.service.ts densePage).
  */
-export const unitVersionColumn = (unit: string, translation: string, component: string, project: string, language: string): string =>
-  versionColumn(`${unit}.xmin`, translation, component, project, language);
+const UNIT_VERSION_COLUMN = versionColumn('u.xmin', 'tr.t_xmin', 'tr.c_xmin', 'tr.p_xmin', 'tr.l_xmin');
+
+/**
+ * The unit `$n` names, its project, component and language and the version of its rows (UNIT_VERSION_COLUMN), the
+ * same expression the detail's body row carries (unitsByIdSql `detail`), so the two statements name one version.
+ */
+export const unitVersionSql = (n: number): string =>
+  `SELECT tr.project_id, tr.component_id, tr.language_id, ${UNIT_VERSION_COLUMN} FROM units u ${translationOfUnit(true)} WHERE u.id = $${n}`;
 
 const UNIT_JSON_OF_TR = (links: UnitLinkSql): string => unitJsonSql('u', { path: 'tr.path', pluralNumber: 'tr.plural_number' }, links);
 
@@ -211,7 +216,7 @@ export function unitPageJsonSql(orderBy: string, links: UnitLinkSql): string {
  * version `v` of its rows (unitVersionColumn), for the auth guard's statement (UNIT_DETAIL_READ).
  */
 export function unitsByIdSql(idCondition: string, links: UnitLinkSql, detail = false): string {
-  const extra = detail ? ` tr.project_id, tr.component_id, tr.language_id, ${unitVersionColumn('u', 'tr.t_xmin', 'tr.c_xmin', 'tr.p_xmin', 'tr.l_xmin')},` : '';
+  const extra = detail ? ` tr.project_id, tr.component_id, tr.language_id, ${UNIT_VERSION_COLUMN},` : '';
   return `SELECT u.id::text AS id,${extra} ${UNIT_JSON_OF_TR(links)}::text AS unit_json
     FROM units u ${translationOfUnit(detail)}
    WHERE u.id ${idCondition}`;

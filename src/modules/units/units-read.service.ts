@@ -13,7 +13,7 @@ import { storedUnitCount } from '../../sync/translation-statistics';
 import { TranslationLookup } from '../translations/translation-lookup.service';
 import { columnsOf, matchingUnits, ownTextUnionFrom } from './search/matching-units';
 import { compileRequestSearch, resolveSearch, runSearch, type CompiledSearch } from './unit-query';
-import { translationPathSql, unitJsonSql, unitLinkParams, unitLinkSql, unitPageJsonSql, unitsByIdSql, unitVersionColumn, type UnitLinkSql } from './unit.response';
+import { translationPathSql, unitJsonSql, unitLinkParams, unitLinkSql, unitPageJsonSql, unitsByIdSql, unitVersionSql, type UnitLinkSql } from './unit.response';
 
 export interface UnitPage {
   page: ResolvedPage;
@@ -127,10 +127,7 @@ export const UNIT_DETAIL_READ: DetailRead = {
   queryParams: (_query, links) => unitLinkParams(links),
   rawColumn: 'unit_json',
   selectsScope: true,
-  version: (n) => `SELECT c.project_id, t.component_id, t.language_id, ${unitVersionColumn('u', 't.xmin', 'c.xmin', 'p.xmin', 'l.xmin')}
-    FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
-    JOIN projects p ON p.id = c.project_id JOIN languages l ON l.id = t.language_id
-   WHERE u.id = $${n}`,
+  version: unitVersionSql,
 };
 
 /**
