@@ -133,18 +133,16 @@ export async function resolveRequestAccess(
     superusers,
   };
   let result = await runAccessStatement(statement, kept === undefined ? 'full' : 'check');
-  let scoped = applyAccessRow(ctx, result.access, cached, tokenHash, callerRequired, resource, a, b);
-  if (!scoped) return;
+  if (!applyAccessRow(ctx, result.access, cached, tokenHash, callerRequired, resource, a, b)) return;
   // Only now, with every check passed, may the answer kept or the body row be used (read-with-access.ts).
-  if (kept !== undefined && answers !== undefined && answerKey !== undefined) {
-    if (result.access?.version !== undefined && result.access.version !== null && result.access.version === kept.version) {
+  if (kept !== undefined) {
+    if (result.access?.version === kept.version) {
       ctx.keptAnswer = kept;
       return;
     }
     // The rows moved since the answer was kept: the full statement decides anew, in its own snapshot.
     result = await runAccessStatement(statement, 'full');
-    scoped = applyAccessRow(ctx, result.access, cached, tokenHash, callerRequired, resource, a, b);
-    if (!scoped) return;
+    if (!applyAccessRow(ctx, result.access, cached, tokenHash, callerRequired, resource, a, b)) return;
   }
   const row = result.access!;
   if (row.version !== undefined && row.version !== null && answers !== undefined && answerKey !== undefined) {
